@@ -1,0 +1,64 @@
+// Evaluation of one window by a boosted cascade, written once for host and device.
+//
+// A *view* is the POD form of a cascade (pointers + counts) that both the CPU detector (over std::vector
+// storage) and the GPU kernels (over device memory) read. A *window* functor returns the response of weak
+// learner i for one window position; run_stages drives the stages over it.
+#pragma once
+
+#include "common/hd.hpp"
+#include "common/lbp_eval.hpp"
+#include "common/model.hpp"
+
+namespace cascade {
+
+struct LbpCascadeView {
+    Size window;
+    SumPolicy policy = SumPolicy::per_stage;
+    int num_stages = 0;
+    const Stage* stages = nullptr;
+    const LbpWeak* weaks = nullptr;
+    const float* responses = nullptr;
+};
+
+inline LbpCascadeView view_of(const LbpCascade& c) {
+    return {c.window, c.policy, static_cast<int>(c.stages.size()), c.stages.data(), c.weaks.data(),
+            c.responses.data()};
+}
+
+// Response of weak learner i of an LBP cascade for the window at (x, y) of an integral image.
+template <class Sampler>
+struct LbpWindow {
+    const LbpCascadeView& cascade;
+    const Sampler& sampler;
+    int x, y;
+
+    CASCADE_HD float operator()(int i) const {
+        const LbpWeak w = cascade.weaks[i];
+        return cascade.responses[w.table * kLbpCodes + lbp_code(sampler, x, y, w.feature)];
+    }
+};
+
+// Runs stages [begin, end) of `cascade` on one window. `sum` carries the running sum between calls, so the
+// GPU can split a cascade into groups of stages and compact survivors in between. The sum is a double
+// because OpenCV accumulates its float leaves in double; the comparison then matches OpenCV exactly.
+// Returns the first stage that rejects the window, or `end` when it passes them all.
+template <class View, class Window>
+CASCADE_HD int run_stages(const View& cascade, const Window& window, int begin, int end, double& sum) {
+    for (int s = begin; s < end; ++s) {
+        const Stage stage = cascade.stages[s];
+        if (cascade.policy == SumPolicy::per_stage) sum = 0.0;
+        for (int i = stage.first; i < stage.first + stage.count; ++i) sum += window(i);
+        if (sum < stage.threshold) return s;
+    }
+    return end;
+}
+
+// The whole cascade: true when the window passes every stage; `score` gets the final sum.
+template <class View, class Window>
+CASCADE_HD bool accept_window(const View& cascade, const Window& window, int& rejected_at, double& score) {
+    score = 0.0;
+    rejected_at = run_stages(cascade, window, 0, cascade.num_stages, score);
+    return rejected_at == cascade.num_stages;
+}
+
+}  // namespace cascade

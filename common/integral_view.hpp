@@ -1,0 +1,19 @@
+// Read-only view of an exclusive integral image: (width+1) x (height+1) sums, row `y` column `x` holding the
+// sum of all pixels above and left of (x, y). Sums are uint32 so that a rectangle's sum, taken as a
+// difference of four corners, is exact modulo 2^32 even where the running totals wrap (large frames).
+#pragma once
+
+#include <cstdint>
+
+#include "common/hd.hpp"
+
+namespace cascade {
+
+struct IntegralView {
+    const std::uint32_t* data = nullptr;
+    int stride = 0;  // elements per row
+
+    CASCADE_HD std::uint32_t at(int x, int y) const { return data[y * stride + x]; }
+};
+
+}  // namespace cascade

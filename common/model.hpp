@@ -1,0 +1,87 @@
+// The one in-memory model representation of the toolkit: boosted cascades over LBP or HoG-block features.
+//
+// A cascade is a list of weak learners cut into stages. Each stage ends with a rejection threshold on a
+// running sum of weak-learner responses. Two sum policies cover every model kind:
+//   - per_stage: the sum restarts at zero in each stage (OpenCV's stage cascades, Zhu's HoG cascades);
+//   - running:   the sum runs over the whole cascade (WaldBoost: every stage is one weak learner whose
+//                threshold is its SPRT rejection threshold; the last threshold is the final decision).
+// A window is accepted when it passes every stage; its score is the last sum.
+//
+// Host containers live here; common/cascade_view.hpp turns them into the pointer views that the shared
+// host/device evaluation code reads.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "common/geometry.hpp"
+
+namespace cascade {
+
+// Version of the project's XML format (docs/model-format.md). Bumped on any incompatible change.
+constexpr int kModelFormatVersion = 1;
+
+enum class SumPolicy : std::uint8_t { per_stage, running };
+
+struct Stage {
+    int first = 0;          // index of the stage's first weak learner
+    int count = 0;          // number of weak learners in the stage
+    float threshold = 0.f;  // reject when the sum is below this
+};
+
+// Multi-block LBP: a 3x3 grid of cells, each width x height pixels, with its top-left corner at (x, y) in
+// window coordinates. The code has one bit per outer cell, set when that cell's sum >= the centre's.
+struct LbpFeature {
+    std::int16_t x = 0, y = 0, width = 0, height = 0;
+};
+
+// Weak learner over an LBP code: a 256-entry response table, stored in LbpCascade::responses at
+// table * 256. OpenCV's categorical stumps (256-bit subset, two leaves) import exactly as such tables.
+struct LbpWeak {
+    LbpFeature feature;
+    int table = 0;
+};
+
+constexpr int kLbpCodes = 256;
+
+struct LbpCascade {
+    Size window;
+    SumPolicy policy = SumPolicy::per_stage;
+    std::vector<Stage> stages;
+    std::vector<LbpWeak> weaks;
+    std::vector<float> responses;  // weaks.size() * 256 values
+};
+
+// A HoG block: a rectangle in the window split into 2x2 cells; its descriptor is 4 cells x 9 orientation
+// bins = 36 values, L2-normalised.
+constexpr int kHogBins = 9;
+constexpr int kHogBlockDims = 4 * kHogBins;
+
+struct HogWeak {
+    Rect block;
+    float weights[kHogBlockDims] = {};
+    float bias = 0.f;
+    float vote = 0.f;  // adds +vote when weights . descriptor + bias >= 0, else -vote
+};
+
+struct HogCascade {
+    Size window;
+    SumPolicy policy = SumPolicy::per_stage;
+    std::vector<Stage> stages;
+    std::vector<HogWeak> weaks;
+};
+
+// A loaded model: one of the kinds above, with where it came from (for messages).
+struct Model {
+    std::variant<LbpCascade, HogCascade> cascade;
+    std::string source;  // file name or "embedded:<name>"
+};
+
+// Structural checks shared by every loader: stages cover the weak learners in order, without gaps, features
+// lie inside the window, tables exist. Throws ModelError naming `source` and the first problem.
+void validate(const LbpCascade& cascade, const std::string& source);
+void validate(const HogCascade& cascade, const std::string& source);
+
+}  // namespace cascade

@@ -1,0 +1,40 @@
+// Image-pyramid geometry: which levels a detector scans and how level coordinates map back to the image.
+//
+// The rule is OpenCV's CascadeClassifier (4.x) rule, so that detections can be compared exactly: scales
+// 1, f, f^2, ... (accumulated in double, stored as float); a level is kept while the window, scaled and
+// rounded, fits both the image and the maximum object size, and skipped while it is below the minimum size.
+// A level image is the source resized to round(W / scale) x round(H / scale) (float division).
+#pragma once
+
+#include <cmath>
+#include <vector>
+
+#include "common/geometry.hpp"
+
+namespace cascade {
+
+struct PyramidParams {
+    double scale_factor = 1.1;  // > 1
+    Size min_object;            // 0 x 0: no minimum
+    Size max_object;            // 0 x 0: the image size
+};
+
+struct PyramidLevel {
+    float scale = 1.f;  // image pixels per level pixel
+    Size size;          // level image size
+    Size window;        // the detection window's size in image pixels
+};
+
+// Requires scale_factor > 1 and a non-empty window. Ensures levels in increasing scale; empty when the
+// window does not fit the image.
+std::vector<PyramidLevel> pyramid_levels(Size image, Size window, const PyramidParams& params);
+
+// Image rectangle of the window whose top-left corner is (x, y) on `level` (OpenCV's rounding: float product,
+// round half to even).
+inline Rect to_image(const PyramidLevel& level, int x, int y) {
+    return {static_cast<int>(std::lrint(static_cast<float>(x) * level.scale)),
+            static_cast<int>(std::lrint(static_cast<float>(y) * level.scale)), level.window.width,
+            level.window.height};
+}
+
+}  // namespace cascade
