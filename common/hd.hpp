@@ -8,3 +8,10 @@
 #else
 #define CASCADE_HD inline
 #endif
+
+// Loop unrolling hint for device code; host compilers do their own.
+#if defined(__CUDA_ARCH__)
+#define CASCADE_UNROLL _Pragma("unroll")
+#else
+#define CASCADE_UNROLL
+#endif

@@ -18,9 +18,9 @@ template <class Sampler>
 CASCADE_HD int lbp_code(const Sampler& s, int wx, int wy, LbpFeature f) {
     const int x0 = wx + f.x, y0 = wy + f.y;
     std::uint32_t p[4][4];  // corner grid: p[row][col]
-#pragma unroll
+CASCADE_UNROLL
     for (int r = 0; r < 4; ++r)
-#pragma unroll
+CASCADE_UNROLL
         for (int c = 0; c < 4; ++c) p[r][c] = s.at(x0 + c * f.width, y0 + r * f.height);
     auto cell = [&](int r, int c) {
         return static_cast<std::int32_t>(p[r][c] - p[r][c + 1] - p[r + 1][c] + p[r + 1][c + 1]);

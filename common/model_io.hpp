@@ -1,7 +1,8 @@
 // Loading and saving models.
 //
-// load_model reads either the project's own XML format (docs/model-format.md, root <cascade_model>) or
-// OpenCV's cascade XML (root <opencv_storage>, featureType LBP, stageType BOOST), and validates the result.
+// load_model reads a packed binary (common/packed_model.hpp, written by cascade-export), the project's own
+// XML format (docs/model-format.md, root <cascade_model>) or OpenCV's cascade XML (root <opencv_storage>,
+// featureType LBP, stageType BOOST), and validates the result.
 // Every failure (missing file, not XML, unsupported kind, inconsistent content) throws InputError naming the
 // file and the problem.
 // save_model writes the project's format through a temporary file renamed into place, so a failed or

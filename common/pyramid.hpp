@@ -1,8 +1,9 @@
 // Image-pyramid geometry: which levels a detector scans and how level coordinates map back to the image.
 //
 // The rule is OpenCV's CascadeClassifier (4.x) rule, so that detections can be compared exactly: scales
-// 1, f, f^2, ... (accumulated in double, stored as float); a level is kept while the window, scaled and
-// rounded, fits both the image and the maximum object size, and skipped while it is below the minimum size.
+// 1, f, f^2, ... (accumulated in double, stored as float) while the window fits the image; of those, the
+// levels whose window (float scale, rounded half to even) is within [min_object, max_object]; if none is,
+// the one scale whose window is nearest min_object (so min == max between two scales still scans one).
 // A level image is the source resized to round(W / scale) x round(H / scale) (float division).
 #pragma once
 

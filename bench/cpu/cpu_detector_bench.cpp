@@ -15,7 +15,8 @@
 #include <sstream>
 #include <thread>
 
-#include "common/grouping.hpp"
+#include "common/postprocess.hpp"
+#include "common/error.hpp"
 #include "common/lbp_cpu_detector.hpp"
 #include "common/model_io.hpp"
 
@@ -107,9 +108,11 @@ int main(int argc, char** argv) {
                 const cascade::GrayView view{frame.data, frame.cols, frame.rows, static_cast<int>(frame.step)};
                 std::vector<cascade::Rect> grouped;
                 const double t_ours = time_ms([&] {
-                    std::vector<cascade::Rect> raw;
-                    for (const auto& d : cascade::detect_windows(ours, view, params)) raw.push_back(d.rect);
-                    grouped = cascade::group_rectangles(raw, min_neighbors);
+                    const auto raw = cascade::detect_windows(ours, view, params);
+                    grouped.clear();
+                    for (const auto& d : cascade::group_and_clip(raw, {cascade::Grouping::opencv, min_neighbors},
+                                                                 {frame.cols, frame.rows}))
+                        grouped.push_back(d.rect);
                 });
                 std::vector<cv::Rect> theirs;
                 const double t_opencv =

@@ -8,7 +8,7 @@
 #include <opencv2/objdetect.hpp>
 #include <sstream>
 
-#include "common/grouping.hpp"
+#include "common/postprocess.hpp"
 #include "common/lbp_cpu_detector.hpp"
 #include "common/model_io.hpp"
 #include "tests/support/test_data.hpp"
@@ -86,9 +86,11 @@ TEST_CASE("CPU detector equals OpenCV's CascadeClassifier on real images, raw an
                 opencv.detectMultiScale(gray, opencv_grouped, setting.scale_factor, 3, 0, setting.min_size,
                                         setting.max_size);
 
-                const auto our_raw_rects = rects_of(raw);
+                const cascade::Size image_size{gray.cols, gray.rows};
+                const auto our_raw_rects = rects_of(cascade::group_and_clip(raw, {cascade::Grouping::none}, image_size));
                 const auto their_raw_rects = from_cv(opencv_raw);
-                const auto our_grouped = sorted(cascade::group_rectangles(our_raw_rects, 3));
+                const auto our_grouped =
+                    rects_of(cascade::group_and_clip(raw, {cascade::Grouping::opencv, 3}, image_size));
                 const auto their_grouped = from_cv(opencv_grouped);
                 INFO(path << " on " << source.label << " at scale factor " << setting.scale_factor);
                 CHECK_MESSAGE(our_raw_rects == their_raw_rects, describe_difference(our_raw_rects, their_raw_rects));

@@ -1,0 +1,130 @@
+// Structural checks shared by every loader and by save_model (declared in common/model.hpp).
+//
+// Every check names the first problem it finds precisely enough to locate it in the file: the stage, the
+// weak learner within it (and its index in the whole cascade), and the offending values.
+#include <cmath>
+#include <cstddef>
+#include <string>
+
+#include "common/error.hpp"
+#include "common/model.hpp"
+
+namespace cascade {
+
+namespace {
+
+constexpr int kMaxWindowSide = 4096;
+
+std::string str(int v) { return std::to_string(v); }
+std::string str(long long v) { return std::to_string(v); }
+std::string str(std::size_t v) { return std::to_string(v); }
+
+std::string window_text(Size w) { return str(w.width) + "x" + str(w.height); }
+
+std::string float_text(float v) {
+    if (std::isnan(v)) return "nan";
+    return v > 0 ? "inf" : "-inf";
+}
+
+void check_header(Size window, SumPolicy policy, std::size_t num_stages, const std::string& source) {
+    if (window.width < 1 || window.height < 1)
+        throw InputError(source, "window size " + window_text(window) + " is not positive");
+    if (window.width > kMaxWindowSide || window.height > kMaxWindowSide)
+        throw InputError(source, "window size " + window_text(window) + " exceeds " + str(kMaxWindowSide) +
+                                     " pixels on a side");
+    if (policy != SumPolicy::per_stage && policy != SumPolicy::running)
+        throw InputError(source, "unknown sum policy " + str(static_cast<int>(policy)));
+    if (num_stages == 0) throw InputError(source, "the cascade has no stages");
+}
+
+// Stages must cut the weak learners [0, num_weaks) into consecutive, non-empty runs, in order.
+void check_stages(const std::vector<Stage>& stages, std::size_t num_weaks, const std::string& source) {
+    long long next = 0;
+    for (std::size_t s = 0; s < stages.size(); ++s) {
+        const Stage& st = stages[s];
+        const std::string where = "stage " + str(s) + ": ";
+        if (st.first != next)
+            throw InputError(source, where + "starts at weak learner " + str(st.first) + ", expected " + str(next) +
+                                         " (stages must cover the weak learners contiguously, in order)");
+        if (st.count < 1) throw InputError(source, where + "has " + str(st.count) + " weak learners (needs >= 1)");
+        if (!std::isfinite(st.threshold))
+            throw InputError(source, where + "threshold is " + float_text(st.threshold));
+        next += st.count;
+        if (next > static_cast<long long>(num_weaks))
+            throw InputError(source, where + "covers weak learners " + str(static_cast<long long>(st.first)) + ".." +
+                                         str(next - 1) + " but the cascade has only " + str(num_weaks));
+    }
+    if (next != static_cast<long long>(num_weaks))
+        throw InputError(source, "the stages cover " + str(next) + " weak learners but the cascade has " +
+                                     str(num_weaks));
+}
+
+// "stage S weak learner K (#I)" for weak learner index i.
+std::string weak_location(const std::vector<Stage>& stages, std::size_t i) {
+    for (std::size_t s = 0; s < stages.size(); ++s) {
+        const auto first = static_cast<std::size_t>(stages[s].first);
+        if (i >= first && i < first + static_cast<std::size_t>(stages[s].count))
+            return "stage " + str(s) + " weak learner " + str(i - first) + " (#" + str(i) + ")";
+    }
+    return "weak learner #" + str(i);
+}
+
+}  // namespace
+
+void validate(const LbpCascade& cascade, const std::string& source) {
+    check_header(cascade.window, cascade.policy, cascade.stages.size(), source);
+    check_stages(cascade.stages, cascade.weaks.size(), source);
+
+    if (cascade.responses.empty() || cascade.responses.size() % kLbpCodes != 0)
+        throw InputError(source, "the response tables hold " + str(cascade.responses.size()) +
+                                     " values, not a positive multiple of " + str(kLbpCodes));
+    const std::size_t num_tables = cascade.responses.size() / kLbpCodes;
+    for (std::size_t t = 0; t < num_tables; ++t)
+        for (int c = 0; c < kLbpCodes; ++c) {
+            const float v = cascade.responses[t * kLbpCodes + static_cast<std::size_t>(c)];
+            if (!std::isfinite(v))
+                throw InputError(source, "response table " + str(t) + " entry " + str(c) + " is " + float_text(v));
+        }
+
+    const Size win = cascade.window;
+    for (std::size_t i = 0; i < cascade.weaks.size(); ++i) {
+        const LbpWeak& w = cascade.weaks[i];
+        const LbpFeature& f = w.feature;
+        const std::string where = weak_location(cascade.stages, i) + ": ";
+        const std::string feature = "feature (" + str(int{f.x}) + "," + str(int{f.y}) + "," + str(int{f.width}) +
+                                    "," + str(int{f.height}) + ")";
+        if (f.width < 1 || f.height < 1)
+            throw InputError(source, where + feature + " has a cell size below 1x1");
+        if (f.x < 0 || f.y < 0 || f.x + 3 * f.width > win.width || f.y + 3 * f.height > win.height)
+            throw InputError(source, where + feature + " leaves the " + window_text(win) + " window");
+        if (w.table < 0 || static_cast<std::size_t>(w.table) >= num_tables)
+            throw InputError(source, where + "response table " + str(w.table) + " does not exist (there are " +
+                                         str(num_tables) + ")");
+    }
+}
+
+void validate(const HogCascade& cascade, const std::string& source) {
+    check_header(cascade.window, cascade.policy, cascade.stages.size(), source);
+    check_stages(cascade.stages, cascade.weaks.size(), source);
+
+    const Size win = cascade.window;
+    for (std::size_t i = 0; i < cascade.weaks.size(); ++i) {
+        const HogWeak& w = cascade.weaks[i];
+        const Rect& b = w.block;
+        const std::string where = weak_location(cascade.stages, i) + ": ";
+        const std::string block =
+            "block (" + str(b.x) + "," + str(b.y) + "," + str(b.width) + "," + str(b.height) + ")";
+        if (b.width < 2 || b.height < 2 || b.width % 2 != 0 || b.height % 2 != 0)
+            throw InputError(source, where + block + " needs an even, positive width and height (2x2 cells)");
+        if (b.x < 0 || b.y < 0 || static_cast<long long>(b.x) + b.width > win.width ||
+            static_cast<long long>(b.y) + b.height > win.height)
+            throw InputError(source, where + block + " leaves the " + window_text(win) + " window");
+        for (int k = 0; k < kHogBlockDims; ++k)
+            if (!std::isfinite(w.weights[k]))
+                throw InputError(source, where + "weight " + str(k) + " is " + float_text(w.weights[k]));
+        if (!std::isfinite(w.bias)) throw InputError(source, where + "bias is " + float_text(w.bias));
+        if (!std::isfinite(w.vote)) throw InputError(source, where + "vote is " + float_text(w.vote));
+    }
+}
+
+}  // namespace cascade

@@ -1,0 +1,245 @@
+#include "common/opencv_cascade_xml.hpp"
+
+#include <tinyxml2.h>
+
+#include <cfloat>
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/error.hpp"
+
+namespace cascade {
+
+namespace {
+
+using tinyxml2::XMLElement;
+using tinyxml2::XMLNode;
+
+// Where an element is, for messages: "line 42: <leafValues>".
+std::string at(const XMLElement& e) { return "line " + std::to_string(e.GetLineNum()) + ": <" + e.Name() + ">"; }
+
+const XMLElement& child(const XMLElement& parent, const char* name, const std::string& source) {
+    const XMLElement* c = parent.FirstChildElement(name);
+    if (!c) throw InputError(source, at(parent) + " has no <" + name + ">");
+    return *c;
+}
+
+// All text directly inside `e` (OpenCV puts comments between elements, never inside numbers).
+std::string text_of(const XMLElement& e) {
+    std::string out;
+    for (const XMLNode* n = e.FirstChild(); n; n = n->NextSibling())
+        if (const auto* t = n->ToText()) {
+            out += t->Value();
+            out += ' ';
+        }
+    return out;
+}
+
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
+
+std::vector<std::string_view> tokens(std::string_view s) {
+    std::vector<std::string_view> out;
+    std::size_t i = 0;
+    while (i < s.size()) {
+        while (i < s.size() && is_space(s[i])) ++i;
+        const std::size_t start = i;
+        while (i < s.size() && !is_space(s[i])) ++i;
+        if (i > start) out.push_back(s.substr(start, i - start));
+    }
+    return out;
+}
+
+std::string quoted(std::string_view token) {
+    constexpr std::size_t kMax = 40;
+    return "'" + std::string(token.substr(0, kMax)) + (token.size() > kMax ? "...'" : "'");
+}
+
+// A 32-bit integer written in decimal (OpenCV writes subset words as signed ints).
+int parse_int(std::string_view token, const XMLElement& e, const std::string& source) {
+    long long v = 0;
+    const auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), v);
+    if (ec != std::errc() || end != token.data() + token.size())
+        throw InputError(source, at(e) + " value " + quoted(token) + " is not an integer");
+    if (v < std::numeric_limits<std::int32_t>::min() || v > std::numeric_limits<std::int32_t>::max())
+        throw InputError(source, at(e) + " value " + quoted(token) + " does not fit in 32 bits");
+    return static_cast<int>(v);
+}
+
+// As OpenCV's FileStorage reads a number into a float: the decimal text becomes a double (correctly
+// rounded), which FileNode's float conversion casts to float.
+float parse_float(std::string_view token, const XMLElement& e, const std::string& source) {
+    double v = 0;
+    const auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), v);
+    if (ec != std::errc() || end != token.data() + token.size() || !std::isfinite(v))
+        throw InputError(source, at(e) + " value " + quoted(token) + " is not a finite number");
+    if (std::fabs(v) > static_cast<double>(FLT_MAX))
+        throw InputError(source, at(e) + " value " + quoted(token) + " is outside the float range");
+    return static_cast<float>(v);
+}
+
+std::vector<int> ints_of(const XMLElement& e, const std::string& source) {
+    std::vector<int> out;
+    const std::string text = text_of(e);
+    for (std::string_view t : tokens(text)) out.push_back(parse_int(t, e, source));
+    return out;
+}
+
+std::vector<float> floats_of(const XMLElement& e, const std::string& source) {
+    std::vector<float> out;
+    const std::string text = text_of(e);
+    for (std::string_view t : tokens(text)) out.push_back(parse_float(t, e, source));
+    return out;
+}
+
+int single_int(const XMLElement& e, const std::string& source) {
+    const std::vector<int> v = ints_of(e, source);
+    if (v.size() != 1)
+        throw InputError(source, at(e) + " holds " + std::to_string(v.size()) + " values, expected one integer");
+    return v[0];
+}
+
+float single_float(const XMLElement& e, const std::string& source) {
+    const std::vector<float> v = floats_of(e, source);
+    if (v.size() != 1)
+        throw InputError(source, at(e) + " holds " + std::to_string(v.size()) + " values, expected one number");
+    return v[0];
+}
+
+std::string word_of(const XMLElement& e) {
+    const std::vector<std::string_view> t = tokens(text_of(e));
+    return t.size() == 1 ? std::string(t[0]) : std::string();
+}
+
+// OpenCV's CascadeClassifierImpl::Data::read lowers every stage threshold by this much, in float.
+constexpr float kOpenCvThresholdEps = 1e-5f;
+
+// A stump's internalNodes: left (0), right (-1), featureIdx, then 256 / 32 subset words.
+constexpr int kSubsetWords = kLbpCodes / 32;
+constexpr int kStumpNodeValues = 3 + kSubsetWords;
+
+std::vector<LbpFeature> read_features(const XMLElement& cascade_el, const std::string& source) {
+    const XMLElement& features_el = child(cascade_el, "features", source);
+    std::vector<LbpFeature> features;
+    for (const XMLElement* f = features_el.FirstChildElement(); f; f = f->NextSiblingElement()) {
+        const XMLElement& rect_el = child(*f, "rect", source);
+        const std::vector<int> r = ints_of(rect_el, source);
+        if (r.size() != 4)
+            throw InputError(source, at(rect_el) + " of feature " + std::to_string(features.size()) + " holds " +
+                                         std::to_string(r.size()) + " values, expected x y width height");
+        for (int v : r)
+            if (v < std::numeric_limits<std::int16_t>::min() || v > std::numeric_limits<std::int16_t>::max())
+                throw InputError(source, at(rect_el) + " of feature " + std::to_string(features.size()) +
+                                             ": value " + std::to_string(v) + " is out of range");
+        LbpFeature lf;
+        lf.x = static_cast<std::int16_t>(r[0]);
+        lf.y = static_cast<std::int16_t>(r[1]);
+        lf.width = static_cast<std::int16_t>(r[2]);
+        lf.height = static_cast<std::int16_t>(r[3]);
+        features.push_back(lf);
+    }
+    if (features.empty()) throw InputError(source, at(features_el) + " is empty");
+    return features;
+}
+
+}  // namespace
+
+LbpCascade lbp_cascade_from_opencv_xml(const XMLElement& storage, const std::string& source) {
+    const XMLElement* root = storage.FirstChildElement();
+    if (!root) throw InputError(source, "the OpenCV storage holds no cascade");
+
+    // The pre-2.0 Haar format (<haarcascade_...> type_id="opencv-haar-classifier", <size>, <trees>).
+    const char* type_id = root->Attribute("type_id");
+    if ((type_id && std::string_view(type_id) == "opencv-haar-classifier") ||
+        (!root->FirstChildElement("stageType") && root->FirstChildElement("size")))
+        throw InputError(source, "old-format Haar cascade (type_id opencv-haar-classifier) is not supported; "
+                                 "only LBP cascades");
+
+    const std::string stage_type = word_of(child(*root, "stageType", source));
+    if (stage_type != "BOOST")
+        throw InputError(source, "stageType '" + stage_type + "' is not supported; only BOOST cascades");
+    const std::string feature_type = word_of(child(*root, "featureType", source));
+    if (feature_type != "LBP")
+        throw InputError(source, "featureType " + (feature_type.empty() ? std::string("(empty)") : feature_type) +
+                                     " is not supported; only LBP cascades");
+
+    LbpCascade out;
+    out.policy = SumPolicy::per_stage;
+    out.window.width = single_int(child(*root, "width", source), source);
+    out.window.height = single_int(child(*root, "height", source), source);
+
+    if (const XMLElement* stage_params = root->FirstChildElement("stageParams"))
+        if (const XMLElement* depth_el = stage_params->FirstChildElement("maxDepth")) {
+            const int depth = single_int(*depth_el, source);
+            if (depth != 1)
+                throw InputError(source, "maxDepth " + std::to_string(depth) +
+                                             ": trees deeper than stumps are not supported (maxDepth must be 1)");
+        }
+
+    const XMLElement& feature_params = child(*root, "featureParams", source);
+    const int categories = single_int(child(feature_params, "maxCatCount", source), source);
+    if (categories != kLbpCodes)
+        throw InputError(source, "maxCatCount " + std::to_string(categories) +
+                                     " is not supported (LBP stumps have 256 categories)");
+
+    const std::vector<LbpFeature> features = read_features(*root, source);
+
+    const XMLElement& stages_el = child(*root, "stages", source);
+    int stage_index = 0;
+    for (const XMLElement* st = stages_el.FirstChildElement(); st; st = st->NextSiblingElement(), ++stage_index) {
+        const std::string stage_name = "stage " + std::to_string(stage_index);
+        Stage stage;
+        // Exactly OpenCV's float: (float)stageThreshold - THRESHOLD_EPS, computed in float.
+        const float raw_threshold = single_float(child(*st, "stageThreshold", source), source);
+        stage.threshold = raw_threshold - kOpenCvThresholdEps;
+        stage.first = static_cast<int>(out.weaks.size());
+
+        const XMLElement& weak_list = child(*st, "weakClassifiers", source);
+        int k = 0;
+        for (const XMLElement* w = weak_list.FirstChildElement(); w; w = w->NextSiblingElement(), ++k) {
+            const std::string where = stage_name + " weak classifier " + std::to_string(k) + " (" + at(*w) + "): ";
+            const std::vector<int> nodes = ints_of(child(*w, "internalNodes", source), source);
+            const std::vector<float> leaves = floats_of(child(*w, "leafValues", source), source);
+            if (nodes.size() != static_cast<std::size_t>(kStumpNodeValues)) {
+                if (nodes.size() > static_cast<std::size_t>(kStumpNodeValues) && nodes.size() % kStumpNodeValues == 0)
+                    throw InputError(source, where + "a tree of " + std::to_string(nodes.size() / kStumpNodeValues) +
+                                                 " nodes; only stumps (maxDepth 1) are supported");
+                throw InputError(source, where + "internalNodes holds " + std::to_string(nodes.size()) +
+                                             " values; a stump has " + std::to_string(kStumpNodeValues) +
+                                             " (0 -1 featureIdx and 8 subset words)");
+            }
+            if (nodes[0] != 0 || nodes[1] != -1)
+                throw InputError(source, where + "internalNodes starts '" + std::to_string(nodes[0]) + " " +
+                                             std::to_string(nodes[1]) + "', not a stump's '0 -1'");
+            if (leaves.size() != 2)
+                throw InputError(source, where + "leafValues holds " + std::to_string(leaves.size()) +
+                                             " values; a stump has 2");
+            const int feature_index = nodes[2];
+            if (feature_index < 0 || static_cast<std::size_t>(feature_index) >= features.size())
+                throw InputError(source, where + "feature index " + std::to_string(feature_index) +
+                                             " is out of range (there are " + std::to_string(features.size()) +
+                                             " features)");
+
+            LbpWeak weak;
+            weak.feature = features[static_cast<std::size_t>(feature_index)];
+            weak.table = static_cast<int>(out.weaks.size());
+            out.weaks.push_back(weak);
+            // predictCategoricalStump: subset[c >> 5] & (1 << (c & 31)) ? leaf0 : leaf1.
+            for (int c = 0; c < kLbpCodes; ++c) {
+                const auto word = static_cast<std::uint32_t>(nodes[static_cast<std::size_t>(3 + (c >> 5))]);
+                const bool in_subset = ((word >> (c & 31)) & 1u) != 0;
+                out.responses.push_back(in_subset ? leaves[0] : leaves[1]);
+            }
+        }
+        if (k == 0) throw InputError(source, stage_name + " (" + at(*st) + ") has no weak classifiers");
+        stage.count = k;
+        out.stages.push_back(stage);
+    }
+    return out;
+}
+
+}  // namespace cascade

@@ -1,0 +1,107 @@
+// cascade-export: compiles a model (the project's XML, OpenCV's LBP cascade XML, or a packed binary) into the
+// packed GPU tables of common/packed_model.hpp, as a binary file and/or a C++ header to compile in.
+#include <boost/program_options.hpp>
+#include <cctype>
+#include <filesystem>
+#include <iostream>
+
+#include "common/atomic_file.hpp"
+#include "common/error.hpp"
+#include "common/model_io.hpp"
+#include "common/packed_model.hpp"
+
+namespace po = boost::program_options;
+
+namespace {
+
+constexpr const char* kUsage = R"(Usage: cascade-export MODEL [--binary FILE] [--header FILE] [--symbol NAME]
+
+Compiles a cascade model into packed GPU tables: a header with a checksum, then the stages, the weak-learner
+records and the response tables, laid out as the detectors read them. MODEL is the project's XML, OpenCV's
+LBP cascade XML or an already packed binary. cascade-detect loads all three with --model; a header written
+with --header compiles the model into a program.
+
+Examples:
+  cascade-export /usr/share/opencv4/lbpcascades/lbpcascade_frontalface.xml --binary frontalface.cpk
+  cascade-export models/pedestrian.xml --header pedestrian_model.hpp --symbol pedestrian_model
+  cascade-export frontalface.cpk --info
+
+Options)";
+
+// A C++ identifier from a file name: "lbpcascade_frontalface.xml" -> "lbpcascade_frontalface".
+std::string symbol_from(const std::string& path) {
+    std::string symbol;
+    for (char c : std::filesystem::path(path).stem().string())
+        symbol += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+    if (symbol.empty() || std::isdigit(static_cast<unsigned char>(symbol[0]))) symbol = "model_" + symbol;
+    return symbol;
+}
+
+void print_info(const cascade::Model& model, std::size_t packed_bytes) {
+    std::visit(
+        [&](const auto& c) {
+            std::cout << model.source << ": " << (std::is_same_v<std::decay_t<decltype(c)>, cascade::LbpCascade> ? "LBP" : "HoG")
+                      << " cascade, window " << c.window.width << "x" << c.window.height << ", " << c.stages.size()
+                      << " stages, " << c.weaks.size() << " weak learners, sum policy "
+                      << (c.policy == cascade::SumPolicy::per_stage ? "per_stage" : "running") << ", packed "
+                      << packed_bytes << " bytes\n";
+        },
+        model.cascade);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    std::string model_path, binary_path, header_path, symbol;
+    po::options_description options(kUsage);
+    options.add_options()("help,h", "show this help")("binary", po::value(&binary_path), "write the packed binary here")(
+        "header", po::value(&header_path), "write a C++ header with the packed bytes here")(
+        "symbol", po::value(&symbol), "the array's name in the header (default: from MODEL's file name)")(
+        "info", "print what the model holds");
+    po::options_description hidden;
+    hidden.add_options()("model", po::value(&model_path));
+    po::options_description all;
+    all.add(options).add(hidden);
+    po::positional_options_description positional;
+    positional.add("model", 1);
+    po::variables_map vm;
+    try {
+        po::store(po::command_line_parser(argc, argv).options(all).positional(positional).run(), vm);
+        po::notify(vm);
+    } catch (const std::exception& e) {
+        std::cerr << "cascade-export: error: " << e.what() << "\n";
+        return 2;
+    }
+    if (vm.count("help")) {
+        std::cout << options << "\n";
+        return 0;
+    }
+    if (model_path.empty()) {
+        std::cerr << "cascade-export: error: MODEL: no model given (see --help)\n";
+        return 2;
+    }
+    if (binary_path.empty() && header_path.empty() && !vm.count("info")) {
+        std::cerr << "cascade-export: error: nothing to do: give --binary, --header or --info\n";
+        return 2;
+    }
+    if (vm.count("symbol") && symbol_from(symbol) != symbol) {
+        std::cerr << "cascade-export: error: --symbol: '" << symbol << "' is not a C++ identifier\n";
+        return 2;
+    }
+    try {
+        const cascade::Model model = cascade::load_model(model_path);
+        const std::vector<std::uint8_t> packed = cascade::pack_model(model);
+        if (vm.count("info")) print_info(model, packed.size());
+        if (!binary_path.empty())
+            cascade::write_file_atomically(binary_path, std::string(packed.begin(), packed.end()));
+        if (!header_path.empty()) {
+            if (symbol.empty()) symbol = symbol_from(model_path);
+            cascade::write_file_atomically(header_path,
+                                           cascade::packed_model_header(packed, symbol, "from " + model_path));
+        }
+    } catch (const std::exception& e) {
+        std::cerr << "cascade-export: error: " << e.what() << "\n";
+        return 1;
+    }
+    return 0;
+}
