@@ -1,0 +1,143 @@
+// HoG-block evaluation, written once for host and device: the 36-D block descriptor read from integral
+// histograms, the weak learner's decision, and the cascade view and window functor for run_stages
+// (common/cascade_eval.hpp).
+//
+// Sampler contract: `s.at(x, y, bin)` returns the uint32 integral-histogram value of `bin` at corner (x, y)
+// (HogIntegralView in common/hog_features.hpp is the host sampler).
+//
+// Descriptor. A block (x, y, w, h) of the window at (wx, wy) is 2x2 cells of (w/2) x (h/2) pixels, read from
+// its 3x3 corner points: 81 reads. Element 9 * cell + bin, cells in reading order (top-left, top-right,
+// bottom-left, bottom-right). The cells' integer sums c are L2-normalised: v = c / (|c| + eps), with
+// eps = the block's area in pixels, in fixed-point magnitude units (kHogMagnitudeScale per grey level): the
+// norm of a block whose pixels average 1/16 grey level of gradient. It keeps flat, noise-only blocks near
+// zero, and is negligible beside the norm of any block with visible structure (|c| >= area * mean / 6).
+//
+// Exactness. The cell sums are exact integers; |c|^2 is an exact uint64. Every float step after that is one
+// IEEE operation rounded to nearest, in a fixed order (convert, sqrt, add eps, reciprocal, 36 products, then
+// the dot product accumulated from element 0 to 35 and the bias added last). On the device each step is an
+// explicit _rn intrinsic, which nvcc never contracts into an FMA; on the host each is a plain SSE operation
+// (the project builds without -mfma; a host build with FMA enabled would need -ffp-contract=off). So the CPU
+// detector, the trainer and the GPU kernels take the same decision for every block of every window.
+#pragma once
+
+#include <cstdint>
+
+#include "common/cascade_eval.hpp"
+#include "common/hd.hpp"
+#include "common/hog_features.hpp"
+#include "common/model.hpp"
+
+namespace cascade {
+
+namespace hog_exact {
+
+CASCADE_HD float add(float a, float b) {
+#if defined(__CUDA_ARCH__)
+    return __fadd_rn(a, b);
+#else
+    return a + b;
+#endif
+}
+
+CASCADE_HD float mul(float a, float b) {
+#if defined(__CUDA_ARCH__)
+    return __fmul_rn(a, b);
+#else
+    return a * b;
+#endif
+}
+
+CASCADE_HD float div(float a, float b) {
+#if defined(__CUDA_ARCH__)
+    return __fdiv_rn(a, b);
+#else
+    return a / b;
+#endif
+}
+
+CASCADE_HD float sqrt(float a) {
+#if defined(__CUDA_ARCH__)
+    return __fsqrt_rn(a);
+#else
+    return std::sqrt(a);
+#endif
+}
+
+}  // namespace hog_exact
+
+// The 36 integer cell sums of `block` in the window whose top-left corner is (wx, wy).
+template <class Sampler>
+CASCADE_HD void hog_block_cells(const Sampler& s, int wx, int wy, Rect block, std::uint32_t cells[kHogBlockDims]) {
+    const int x0 = wx + block.x, x1 = x0 + block.width / 2, x2 = x0 + block.width;
+    const int y0 = wy + block.y, y1 = y0 + block.height / 2, y2 = y0 + block.height;
+    for (int b = 0; b < kHogBins; ++b) {
+        const std::uint32_t p00 = s.at(x0, y0, b), p01 = s.at(x1, y0, b), p02 = s.at(x2, y0, b);
+        const std::uint32_t p10 = s.at(x0, y1, b), p11 = s.at(x1, y1, b), p12 = s.at(x2, y1, b);
+        const std::uint32_t p20 = s.at(x0, y2, b), p21 = s.at(x1, y2, b), p22 = s.at(x2, y2, b);
+        cells[0 * kHogBins + b] = p11 - p01 - p10 + p00;
+        cells[1 * kHogBins + b] = p12 - p02 - p11 + p01;
+        cells[2 * kHogBins + b] = p21 - p11 - p20 + p10;
+        cells[3 * kHogBins + b] = p22 - p12 - p21 + p11;
+    }
+}
+
+// v = c / (|c| + area) (see the header comment for the exact sequence of operations).
+CASCADE_HD void hog_normalise(const std::uint32_t cells[kHogBlockDims], int area, float v[kHogBlockDims]) {
+    std::uint64_t norm2 = 0;
+    for (int i = 0; i < kHogBlockDims; ++i) norm2 += std::uint64_t{cells[i]} * cells[i];
+    const float denominator = hog_exact::add(hog_exact::sqrt(static_cast<float>(norm2)), static_cast<float>(area));
+    const float inverse = hog_exact::div(1.f, denominator);
+    for (int i = 0; i < kHogBlockDims; ++i) v[i] = hog_exact::mul(static_cast<float>(cells[i]), inverse);
+}
+
+// The normalised descriptor of `block` in the window at (wx, wy).
+template <class Sampler>
+CASCADE_HD void hog_block_descriptor(const Sampler& s, int wx, int wy, Rect block, float v[kHogBlockDims]) {
+    std::uint32_t cells[kHogBlockDims];
+    hog_block_cells(s, wx, wy, block, cells);
+    hog_normalise(cells, block.width * block.height, v);
+}
+
+// The weak learner's binary decision: weights . v + bias >= 0.
+CASCADE_HD bool hog_weak_fires(const HogWeak& weak, const float v[kHogBlockDims]) {
+    float dot = 0.f;
+    for (int i = 0; i < kHogBlockDims; ++i) dot = hog_exact::add(dot, hog_exact::mul(weak.weights[i], v[i]));
+    return hog_exact::add(dot, weak.bias) >= 0.f;
+}
+
+struct HogCascadeView {
+    Size window;
+    SumPolicy policy = SumPolicy::per_stage;
+    int num_stages = 0;
+    const Stage* stages = nullptr;
+    const HogWeak* weaks = nullptr;
+};
+
+inline HogCascadeView view_of(const HogCascade& c) {
+    return {c.window, c.policy, static_cast<int>(c.stages.size()), c.stages.data(), c.weaks.data()};
+}
+
+// Response of weak learner i of a HoG cascade for the window at (x, y): +vote when it fires, -vote otherwise.
+template <class Sampler>
+struct HogWindow {
+    const HogCascadeView& cascade;
+    const Sampler& sampler;
+    int x, y;
+
+    CASCADE_HD float operator()(int i) const {
+        const HogWeak& weak = cascade.weaks[i];
+        float v[kHogBlockDims];
+        hog_block_descriptor(sampler, x, y, weak.block, v);
+        return hog_weak_fires(weak, v) ? weak.vote : -weak.vote;
+    }
+};
+
+// Blocks evaluated by a window that run_stages rejected at stage `rejected_at` (num_stages: accepted). Every
+// visited stage evaluates all its weak learners, and stages cover the weak learners in order.
+CASCADE_HD int hog_blocks_evaluated(const HogCascadeView& cascade, int rejected_at) {
+    if (cascade.num_stages == 0) return 0;
+    const Stage last = cascade.stages[rejected_at < cascade.num_stages ? rejected_at : cascade.num_stages - 1];
+    return last.first + last.count;
+}
+
+}  // namespace cascade

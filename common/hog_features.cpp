@@ -1,0 +1,64 @@
+#include "common/hog_features.hpp"
+
+#include <algorithm>
+
+namespace cascade {
+
+namespace {
+
+// hog_orientation_bin and hog_magnitude of every gradient, tabulated from those functions (so equal to them
+// by construction): the host computes each pixel's vote with two lookups.
+struct VoteTables {
+    static constexpr int kSpan = 2 * 255 + 1;
+    std::vector<std::uint8_t> bin;         // [(gy + 255) * kSpan + gx + 255]
+    std::vector<std::uint16_t> magnitude;  // [|gy| * 256 + |gx|]
+
+    VoteTables() : bin(kSpan * kSpan), magnitude(256 * 256) {
+        for (int gy = -255; gy <= 255; ++gy)
+            for (int gx = -255; gx <= 255; ++gx)
+                bin[(gy + 255) * kSpan + gx + 255] = static_cast<std::uint8_t>(hog_orientation_bin(gx, gy));
+        for (int gy = 0; gy < 256; ++gy)
+            for (int gx = 0; gx < 256; ++gx) magnitude[gy * 256 + gx] = static_cast<std::uint16_t>(hog_magnitude(gx, gy));
+    }
+
+    HogVote vote(int gx, int gy) const {
+        return {bin[(gy + 255) * kSpan + gx + 255], magnitude[std::abs(gy) * 256 + std::abs(gx)]};
+    }
+};
+
+const VoteTables& vote_tables() {
+    static const VoteTables tables;
+    return tables;
+}
+
+}  // namespace
+
+void compute_hog_integral(const GrayView& image, HogIntegral& out) {
+    const VoteTables& tables = vote_tables();
+    const int w = image.width, h = image.height, stride = (w + 1) * kHogBins;
+    out.size = image.size();
+    out.sums.resize(static_cast<std::size_t>(stride) * (h + 1));
+    std::fill(out.sums.begin(), out.sums.begin() + stride, 0u);  // row 0; column 0 of each row below
+    std::vector<HogVote> votes(static_cast<std::size_t>(w));
+    for (int y = 0; y < h; ++y) {
+        const std::uint8_t* row = image.data + static_cast<std::ptrdiff_t>(y) * image.stride;
+        const std::uint8_t* up = image.data + static_cast<std::ptrdiff_t>(y > 0 ? y - 1 : 0) * image.stride;
+        const std::uint8_t* down = image.data + static_cast<std::ptrdiff_t>(y + 1 < h ? y + 1 : y) * image.stride;
+        for (int x = 0; x < w; ++x) {
+            const int left = row[x > 0 ? x - 1 : 0], right = row[x + 1 < w ? x + 1 : x];
+            votes[static_cast<std::size_t>(x)] = tables.vote(right - left, down[x] - up[x]);
+        }
+        std::uint32_t row_sum[kHogBins] = {};
+        const std::uint32_t* above = &out.sums[static_cast<std::size_t>(y) * stride];
+        std::uint32_t* here = &out.sums[static_cast<std::size_t>(y + 1) * stride];
+        std::fill(here, here + kHogBins, 0u);
+        for (int x = 0; x < w; ++x) {
+            const HogVote v = votes[static_cast<std::size_t>(x)];
+            row_sum[v.bin] += v.magnitude;
+            const std::size_t at = static_cast<std::size_t>(x + 1) * kHogBins;
+            for (int b = 0; b < kHogBins; ++b) here[at + b] = above[at + b] + row_sum[b];
+        }
+    }
+}
+
+}  // namespace cascade

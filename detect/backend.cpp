@@ -1,0 +1,42 @@
+#include "detect/backend.hpp"
+
+#include "common/hog_cpu_detector.hpp"
+#include "detect/usage_error.hpp"
+
+namespace cascade::detect {
+
+namespace {
+
+// The CPU reference detector of either cascade kind (detect_windows is overloaded on the cascade type).
+template <class Cascade>
+class CpuBackend : public Backend {
+public:
+    CpuBackend(const Cascade& cascade, const ScanParams& params) : cascade_(cascade), params_(params) {}
+    Size window() const override { return cascade_.window; }
+    std::vector<Detection> windows(const GrayView& image) const override {
+        return detect_windows(cascade_, image, params_);
+    }
+
+private:
+    Cascade cascade_;
+    ScanParams params_;
+};
+
+}  // namespace
+
+void require_backend(const std::string& name) {
+    if (name == "cpu") return;
+    if (name == "gpu") throw UsageError("--backend", "backend gpu is not available in this build");
+    throw UsageError("--backend", "unknown backend '" + name + "' (choose cpu)");
+}
+
+std::unique_ptr<Backend> make_backend(const std::string& name, const Model& model, const ScanParams& params) {
+    require_backend(name);
+    return std::visit(
+        [&](const auto& cascade) -> std::unique_ptr<Backend> {
+            return std::make_unique<CpuBackend<std::decay_t<decltype(cascade)>>>(cascade, params);
+        },
+        model.cascade);
+}
+
+}  // namespace cascade::detect

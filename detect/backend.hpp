@@ -1,0 +1,31 @@
+// Detection backends: where the raw windows of a cascade are computed. The rest of the tool sees only this
+// interface, so the GPU backend plugs in here.
+//
+// require_backend throws UsageError for an unknown name or one not built in ("gpu" in this build).
+// make_backend gives the backend for the model's kind (the CPU reference detectors for LBP and HoG); a
+// backend that cannot run a kind throws InputError naming the model.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/detection.hpp"
+#include "common/image.hpp"
+#include "common/lbp_cpu_detector.hpp"
+#include "common/model.hpp"
+
+namespace cascade::detect {
+
+class Backend {
+public:
+    virtual ~Backend() = default;
+    virtual Size window() const = 0;
+    // Every window the cascade accepts, in image coordinates, in a deterministic order.
+    virtual std::vector<Detection> windows(const GrayView& image) const = 0;
+};
+
+void require_backend(const std::string& name);
+std::unique_ptr<Backend> make_backend(const std::string& name, const Model& model, const ScanParams& params);
+
+}  // namespace cascade::detect

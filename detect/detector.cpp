@@ -1,0 +1,39 @@
+#include "detect/detector.hpp"
+
+#include "common/postprocess.hpp"
+#include "detect/usage_error.hpp"
+#include "detect/values.hpp"
+
+namespace cascade::detect {
+
+namespace {
+
+ScanParams scan_params(const Options& options) {
+    ScanParams params;
+    params.pyramid.scale_factor = options.scale_factor;
+    params.pyramid.min_object = options.min_size;
+    params.pyramid.max_object = options.max_size;
+    params.rule.stride = options.stride;
+    params.threads = options.threads;
+    return params;
+}
+
+}  // namespace
+
+Detector::Detector(const Model& model, const Options& options)
+    : backend_(make_backend(options.backend, model, scan_params(options))),
+      grouping_(options.grouping) {
+    const Size window = backend_->window();
+    const Size max = options.max_size;
+    if (max.width > 0 && (max.width < window.width || max.height < window.height))
+        throw UsageError("--max-size", size_text(max) + " is smaller than the model window " + size_text(window) +
+                                           ", so nothing could be found");
+}
+
+std::vector<Detection> Detector::detect(const cv::Mat& gray) const {
+    CV_Assert(gray.type() == CV_8UC1);
+    const GrayView view{gray.ptr<std::uint8_t>(), gray.cols, gray.rows, static_cast<int>(gray.step[0])};
+    return group_and_clip(backend_->windows(view), grouping_, {gray.cols, gray.rows});
+}
+
+}  // namespace cascade::detect

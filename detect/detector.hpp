@@ -1,0 +1,31 @@
+// The detector of a run: a backend's raw windows, then the grouping chosen on the command line and clipping
+// to the image (common/postprocess.hpp).
+//
+// The constructor checks what needs both the model and the options (--max-size against the model window:
+// UsageError) and throws InputError when the backend cannot run the model. detect() takes an 8-bit gray
+// image at least as large as window() and returns the final detections.
+#pragma once
+
+#include <memory>
+#include <opencv2/core/mat.hpp>
+#include <vector>
+
+#include "common/detection.hpp"
+#include "common/model.hpp"
+#include "detect/backend.hpp"
+#include "detect/options.hpp"
+
+namespace cascade::detect {
+
+class Detector {
+public:
+    Detector(const Model& model, const Options& options);
+    Size window() const { return backend_->window(); }
+    std::vector<Detection> detect(const cv::Mat& gray) const;
+
+private:
+    std::unique_ptr<Backend> backend_;
+    GroupingParams grouping_;
+};
+
+}  // namespace cascade::detect

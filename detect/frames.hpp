@@ -1,0 +1,62 @@
+// Decoding of the expanded inputs into the frames a run detects on, one at a time, in input order.
+//
+// A still image is one frame with index 0. A video gives frames 0, every, 2*every, ... (indices in the
+// video), at most max_frames of them when max_frames > 0. A file that does not decode as an image is tried
+// as a video. Throws InputError naming the file for an unreadable or corrupt image and a video that does not
+// open or has no frames. Decoder warnings on images that do decode (libjpeg's "Premature end of JPEG file")
+// go to `warn`, not to stderr.
+#pragma once
+
+#include <functional>
+#include <opencv2/core/mat.hpp>
+#include <opencv2/videoio.hpp>
+#include <string>
+#include <vector>
+
+#include "detect/inputs.hpp"
+
+namespace cascade::detect {
+
+struct Frame {
+    std::string file;
+    int index = 0;       // frame index in the video; 0 for a still image
+    bool video = false;
+    double fps = 0.0;    // the video's frame rate (0 if unknown or a still image)
+    cv::Mat image;       // as decoded (BGR for images and videos)
+    cv::Mat gray;        // 8-bit single-channel
+};
+
+struct VideoLimits {
+    int every = 1;
+    int max_frames = 0;  // 0: all
+};
+
+using WarningSink = std::function<void(const std::string& subject, const std::string& problem)>;
+
+class FrameReader {
+public:
+    FrameReader(std::vector<Source> sources, VideoLimits limits, WarningSink warn);
+    bool next(Frame& frame);  // false after the last frame
+
+    // How many frames a run over `sources` will give, for a progress bar; 0 when a video's length is unknown.
+    static long expected_frames(const std::vector<Source>& sources, VideoLimits limits);
+
+private:
+    bool read_image(const std::string& path, Frame& frame);
+    bool open_video(const std::string& path);  // true when it opens and its first frame reads
+    bool next_video_frame(Frame& frame);
+
+    std::vector<Source> sources_;
+    VideoLimits limits_;
+    WarningSink warn_;
+    std::size_t next_source_ = 0;
+    cv::VideoCapture capture_;
+    bool in_video_ = false;
+    std::string video_path_;
+    double video_fps_ = 0.0;
+    cv::Mat first_frame_;  // read when the video was opened, not yet returned
+    int position_ = 0;     // index of the next frame the capture gives
+    int taken_ = 0;
+};
+
+}  // namespace cascade::detect

@@ -1,0 +1,255 @@
+#include "detect/options.hpp"
+
+#include <boost/program_options.hpp>
+#include <filesystem>
+#include <ostream>
+
+#include "detect/backend.hpp"
+#include "detect/usage_error.hpp"
+#include "detect/values.hpp"
+
+namespace po = boost::program_options;
+namespace fs = std::filesystem;
+
+namespace cascade::detect {
+
+namespace {
+
+constexpr const char* kUsage = R"(Usage: cascade-detect [options] INPUT...
+
+Runs a boosted-cascade object detector over images, folders, list files and videos and writes every detection
+(file, frame, x, y, w, h, score) as JSON or CSV, optionally with annotated images or an annotated video. The
+model is the project's XML, OpenCV's LBP cascade XML or a packed model from cascade-export. INPUT is an image
+file; a folder (its images, sorted by name, not recursive; other files are skipped by extension); @LIST, a
+text file with one path per line, relative to the list's folder (lines starting with # are comments); or a
+video (.avi .mp4 .mkv .mov .webm, or any file that is not an image but opens as a video). Frames are converted
+to 8-bit gray. Every input must be readable and at least as large as the model window, in folders, lists and
+videos alike: the first bad input stops the run with exit code 1 (2 for bad options), and then no output
+file, annotated image or video is left behind; outputs are written to temporaries renamed on success.)";
+
+constexpr const char* kExamples = R"(
+Examples:
+  cascade-detect --model /usr/share/opencv4/lbpcascades/lbpcascade_frontalface.xml photo.jpg
+  cascade-detect --model face.xml --min-size 40 --output faces.csv --annotate annotated/ photos/ @more.txt
+  cascade-detect --model people.xml --every 2 --max-frames 300 --output people.json \
+      --annotate-video people.avi street.mp4
+)";
+
+struct Raw {
+    std::string model, backend, scale_factor, stride, min_size, max_size, group, min_neighbors, nms_iou,
+        threads, output, format, annotate_dir, annotate_video, max_frames, every;
+    std::vector<std::string> lists, inputs;
+};
+
+po::options_description visible_options(Raw& raw) {
+    po::options_description options("Options", 112, 56);
+    options.add_options()
+        ("help,h", "show this help and exit")
+        ("model,m", po::value(&raw.model)->value_name("FILE"),
+         "the model (required in this build; no default model is embedded yet)")
+        ("backend", po::value(&raw.backend)->value_name("NAME"), "where detection runs: cpu (default: cpu)")
+        ("scale-factor", po::value(&raw.scale_factor)->value_name("F"),
+         "pyramid step between scales, > 1 and <= 4 (default: 1.1)")
+        ("stride", po::value(&raw.stride)->value_name("auto|N"),
+         "window step in pixels of each pyramid level: auto is OpenCV's rule (2 below scale 2, 1 above, skipping "
+         "the position after a first-stage rejection); N is 1..64 (default: auto)")
+        ("min-size", po::value(&raw.min_size)->value_name("WxH|N"),
+         "smallest object searched for (default: none, the model window)")
+        ("max-size", po::value(&raw.max_size)->value_name("WxH|N"),
+         "largest object searched for (default: none, the image size)")
+        ("group", po::value(&raw.group)->value_name("MODE"),
+         "merging of raw windows: opencv (OpenCV's groupRectangles), nms (greedy IoU non-maximum suppression) "
+         "or none (raw windows) (default: opencv)")
+        ("min-neighbors", po::value(&raw.min_neighbors)->value_name("N"),
+         "--group opencv: a group needs more than N windows; 0 gives the raw windows (default: 3)")
+        ("nms-iou", po::value(&raw.nms_iou)->value_name("T"),
+         "--group nms: drop a window whose IoU with a better one is > T, 0 < T <= 1 (default: 0.3)")
+        ("threads", po::value(&raw.threads)->value_name("N"), "worker threads, 0 for all cores (default: 0)")
+        ("output,o", po::value(&raw.output)->value_name("FILE"),
+         "write the detections to FILE.json or FILE.csv; - for stdout (default: JSON on stdout)")
+        ("format", po::value(&raw.format)->value_name("json|csv"),
+         "output format (default: from the --output extension; json on stdout)")
+        ("annotate", po::value(&raw.annotate_dir)->value_name("DIR"),
+         "write annotated PNGs into DIR (created if missing): DIR/<name>.png for an image, "
+         "DIR/<name>_<frame>.png for video frames (default: none)")
+        ("annotate-video", po::value(&raw.annotate_video)->value_name("FILE.avi"),
+         "write the processed frames of the (single) video input, annotated, as MJPG AVI (default: none)")
+        ("list", po::value(&raw.lists)->value_name("FILE"),
+         "read inputs from a list file, like @FILE; repeatable; read after the INPUT arguments (default: none)")
+        ("max-frames", po::value(&raw.max_frames)->value_name("N"),
+         "process at most N frames of each video, 0 for all (default: 0)")
+        ("every", po::value(&raw.every)->value_name("N"), "process every N-th frame of a video (default: 1)")
+        ("progress", "show the progress bar even when stderr is not a terminal (default: only on a terminal)")
+        ("quiet,q", "no progress bar, no warnings, no summary line on stderr (default: off)");
+    return options;
+}
+
+Grouping parse_grouping(const std::string& text) {
+    if (text == "opencv") return Grouping::opencv;
+    if (text == "nms") return Grouping::nms;
+    if (text == "none") return Grouping::none;
+    throw UsageError("--group", "unknown mode '" + text + "' (choose opencv, nms or none)");
+}
+
+Format parse_format(const std::string& text) {
+    if (text == "json") return Format::json;
+    if (text == "csv") return Format::csv;
+    throw UsageError("--format", "unknown format '" + text + "' (choose json or csv)");
+}
+
+std::optional<Format> format_from_extension(const std::string& path) {
+    const std::string ext = fs::path(path).extension().string();
+    if (ext == ".json" || ext == ".JSON") return Format::json;
+    if (ext == ".csv" || ext == ".CSV") return Format::csv;
+    return std::nullopt;
+}
+
+// The folder a new file would be written into must exist; the path must not be a folder.
+void check_writable_path(const std::string& option, const std::string& path) {
+    if (fs::is_directory(path)) throw UsageError(option, "'" + path + "' is a folder, not a file");
+    const fs::path parent = fs::path(path).parent_path();
+    if (!parent.empty() && !fs::is_directory(parent))
+        throw UsageError(option, "folder '" + parent.string() + "' does not exist");
+}
+
+void apply_numbers(const Raw& raw, const po::variables_map& vm, Options& o) {
+    if (vm.count("scale-factor")) {
+        o.scale_factor = parse_real("--scale-factor", raw.scale_factor);
+        if (!(o.scale_factor > 1.0 && o.scale_factor <= 4.0))
+            throw UsageError("--scale-factor", raw.scale_factor + " is out of range (must be > 1 and <= 4)");
+    }
+    if (vm.count("stride") && raw.stride != "auto") {
+        o.stride = parse_int("--stride", raw.stride);
+        if (o.stride < 1 || o.stride > 64)
+            throw UsageError("--stride", raw.stride + " is out of range (auto, or 1..64)");
+    }
+    if (vm.count("min-size")) o.min_size = parse_size("--min-size", raw.min_size);
+    if (vm.count("max-size")) o.max_size = parse_size("--max-size", raw.max_size);
+    if (vm.count("min-size") && vm.count("max-size") &&
+        (o.min_size.width > o.max_size.width || o.min_size.height > o.max_size.height))
+        throw UsageError("--min-size", size_text(o.min_size) + " is larger than --max-size " + size_text(o.max_size));
+    if (vm.count("min-neighbors")) {
+        o.grouping.min_neighbors = parse_int("--min-neighbors", raw.min_neighbors);
+        if (o.grouping.min_neighbors < 0) throw UsageError("--min-neighbors", raw.min_neighbors + " is negative");
+    }
+    if (vm.count("nms-iou")) {
+        const double iou = parse_real("--nms-iou", raw.nms_iou);
+        if (!(iou > 0.0 && iou <= 1.0)) throw UsageError("--nms-iou", raw.nms_iou + " is out of range (0 < T <= 1)");
+        o.grouping.nms_iou = static_cast<float>(iou);
+    }
+    if (vm.count("threads")) {
+        o.threads = parse_int("--threads", raw.threads);
+        if (o.threads < 0 || o.threads > 4096)
+            throw UsageError("--threads", raw.threads + " is out of range (0 for all cores, or 1..4096)");
+    }
+    if (vm.count("max-frames")) {
+        o.max_frames = parse_int("--max-frames", raw.max_frames);
+        if (o.max_frames < 0) throw UsageError("--max-frames", raw.max_frames + " is negative");
+    }
+    if (vm.count("every")) {
+        o.every = parse_int("--every", raw.every);
+        if (o.every < 1) throw UsageError("--every", raw.every + " is out of range (must be >= 1)");
+    }
+}
+
+void apply_grouping(const Raw& raw, const po::variables_map& vm, Options& o) {
+    if (vm.count("group")) o.grouping.method = parse_grouping(raw.group);
+    if (vm.count("min-neighbors") && o.grouping.method != Grouping::opencv)
+        throw UsageError("--min-neighbors", std::string("only applies to --group opencv (not ") + grouping_name(o.grouping.method) + ")");
+    if (vm.count("nms-iou") && o.grouping.method != Grouping::nms)
+        throw UsageError("--nms-iou", std::string("only applies to --group nms (not ") + grouping_name(o.grouping.method) + ")");
+}
+
+void apply_outputs(const Raw& raw, const po::variables_map& vm, Options& o) {
+    if (vm.count("output") && raw.output != "-") {
+        if (raw.output.empty()) throw UsageError("--output", "empty file name");
+        o.output = raw.output;
+        check_writable_path("--output", o.output);
+    }
+    const std::optional<Format> by_extension =
+        o.output.empty() ? std::nullopt : format_from_extension(o.output);
+    if (vm.count("format")) {
+        o.format = parse_format(raw.format);
+        if (by_extension && *by_extension != o.format)
+            throw UsageError("--format", raw.format + " contradicts the --output file name " + o.output);
+    } else if (!o.output.empty()) {
+        if (!by_extension)
+            throw UsageError("--output", "cannot tell the format of '" + o.output +
+                                             "' (name it .json or .csv, or give --format json|csv)");
+        o.format = *by_extension;
+    }
+    if (vm.count("annotate")) {
+        if (raw.annotate_dir.empty()) throw UsageError("--annotate", "empty folder name");
+        if (fs::exists(raw.annotate_dir) && !fs::is_directory(raw.annotate_dir))
+            throw UsageError("--annotate", "'" + raw.annotate_dir + "' exists and is not a folder");
+        o.annotate_dir = raw.annotate_dir;
+    }
+    if (vm.count("annotate-video")) {
+        o.annotate_video = raw.annotate_video;
+        const std::string ext = fs::path(o.annotate_video).extension().string();
+        if (ext != ".avi" && ext != ".AVI")
+            throw UsageError("--annotate-video", "'" + o.annotate_video + "' must end in .avi (MJPG AVI)");
+        check_writable_path("--annotate-video", o.annotate_video);
+    }
+}
+
+}  // namespace
+
+const char* grouping_name(Grouping group) {
+    switch (group) {
+        case Grouping::opencv: return "opencv";
+        case Grouping::nms: return "nms";
+        case Grouping::none: return "none";
+    }
+    return "?";
+}
+
+const char* format_name(Format format) { return format == Format::csv ? "csv" : "json"; }
+
+std::optional<Options> parse_options(int argc, const char* const* argv, std::ostream& help_out) {
+    Raw raw;
+    const po::options_description visible = visible_options(raw);
+    po::options_description hidden;
+    hidden.add_options()("input", po::value(&raw.inputs));
+    po::options_description all;
+    all.add(visible).add(hidden);
+    po::positional_options_description positional;
+    positional.add("input", -1);
+
+    po::variables_map vm;
+    try {
+        const int style = po::command_line_style::default_style & ~po::command_line_style::allow_guessing;
+        po::store(po::command_line_parser(argc, argv).options(all).positional(positional).style(style).run(), vm);
+        po::notify(vm);
+    } catch (const po::error_with_option_name& e) {
+        const std::string name = e.get_option_name();
+        throw UsageError(name.empty() || name == "--input" ? "INPUT" : name, e.what());
+    } catch (const po::error& e) {
+        throw UsageError("command line", e.what());
+    }
+    if (vm.count("help")) {
+        help_out << kUsage << "\n\n" << visible << kExamples;
+        return std::nullopt;
+    }
+
+    Options o;
+    if (vm.count("model")) {
+        if (raw.model.empty()) throw UsageError("--model", "empty file name");
+        o.model = raw.model;
+    }
+    if (vm.count("backend")) o.backend = raw.backend;
+    require_backend(o.backend);
+    apply_numbers(raw, vm, o);
+    apply_grouping(raw, vm, o);
+    apply_outputs(raw, vm, o);
+    o.quiet = vm.count("quiet") > 0;
+    o.progress = vm.count("progress") > 0;
+    o.inputs = raw.inputs;
+    for (const std::string& list : raw.lists) o.inputs.push_back("@" + list);
+    if (o.inputs.empty()) throw UsageError("INPUT", "no input given (see --help)");
+    for (const std::string& input : o.inputs)
+        if (input.empty() || input == "@") throw UsageError("INPUT", "empty file name");
+    return o;
+}
+
+}  // namespace cascade::detect

@@ -1,0 +1,105 @@
+#include "detect/outputs.hpp"
+
+#include <cstdio>
+#include <iostream>
+#include <sstream>
+
+#include "common/atomic_file.hpp"
+#include "common/error.hpp"
+
+namespace cascade::detect {
+
+namespace {
+
+std::string json_string(const std::string& text) {
+    std::string out = "\"";
+    for (const char c : text) {
+        switch (c) {
+            case '"': out += "\\\""; break;
+            case '\\': out += "\\\\"; break;
+            case '\n': out += "\\n"; break;
+            case '\r': out += "\\r"; break;
+            case '\t': out += "\\t"; break;
+            default:
+                if (static_cast<unsigned char>(c) < 0x20) {
+                    char escaped[8];
+                    std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned>(c));
+                    out += escaped;
+                } else {
+                    out += c;
+                }
+        }
+    }
+    return out + "\"";
+}
+
+std::string number(double value, int digits) {
+    char text[40];
+    std::snprintf(text, sizeof text, "%.*g", digits, value);
+    return text;
+}
+
+std::string json_size(Size size) {
+    if (size.width == 0 && size.height == 0) return "null";
+    return "{\"width\": " + std::to_string(size.width) + ", \"height\": " + std::to_string(size.height) + "}";
+}
+
+std::string json_parameters(const Options& o) {
+    std::ostringstream out;
+    out << "{\"scale_factor\": " << number(o.scale_factor, 15)
+        << ", \"stride\": " << (o.stride == 0 ? std::string("\"auto\"") : std::to_string(o.stride))
+        << ", \"min_size\": " << json_size(o.min_size) << ", \"max_size\": " << json_size(o.max_size)
+        << ", \"group\": \"" << grouping_name(o.grouping.method) << "\", \"min_neighbors\": " << o.grouping.min_neighbors
+        << ", \"nms_iou\": " << number(o.grouping.nms_iou, 7) << ", \"threads\": " << o.threads
+        << ", \"every\": " << o.every << ", \"max_frames\": " << o.max_frames << "}";
+    return out.str();
+}
+
+std::string csv_field(const std::string& text) {
+    if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
+    std::string out = "\"";
+    for (const char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return out + "\"";
+}
+
+}  // namespace
+
+std::string format_json(const Report& report, const Options& options) {
+    std::ostringstream out;
+    out << "{\n  \"model\": " << json_string(report.model) << ",\n  \"backend\": " << json_string(options.backend)
+        << ",\n  \"model_window\": " << json_size(report.model_window)
+        << ",\n  \"parameters\": " << json_parameters(options) << ",\n  \"detections\": [";
+    for (std::size_t i = 0; i < report.records.size(); ++i) {
+        const Record& r = report.records[i];
+        const Rect& box = r.detection.rect;
+        out << (i ? ",\n    " : "\n    ") << "{\"file\": " << json_string(r.file) << ", \"frame\": " << r.frame
+            << ", \"x\": " << box.x << ", \"y\": " << box.y << ", \"w\": " << box.width << ", \"h\": " << box.height
+            << ", \"score\": " << number(r.detection.score, 9) << "}";
+    }
+    out << (report.records.empty() ? "]" : "\n  ]") << ",\n  \"frames\": " << report.frames
+        << ",\n  \"seconds\": " << number(report.seconds, 6) << "\n}\n";
+    return out.str();
+}
+
+std::string format_csv(const Report& report) {
+    std::ostringstream out;
+    out << "file,frame,x,y,w,h,score\n";
+    for (const Record& r : report.records) {
+        const Rect& box = r.detection.rect;
+        out << csv_field(r.file) << ',' << r.frame << ',' << box.x << ',' << box.y << ',' << box.width << ','
+            << box.height << ',' << number(r.detection.score, 9) << '\n';
+    }
+    return out.str();
+}
+
+void write_report(const Report& report, const Options& options) {
+    const std::string text = options.format == Format::csv ? format_csv(report) : format_json(report, options);
+    if (!options.output.empty()) {
+        write_file_atomically(options.output, text);
+        return;
+    }
+    std::cout << text << std::flush;
+    if (!std::cout) throw InputError("stdout", "cannot write the detections");
+}
+
+}  // namespace cascade::detect

@@ -1,0 +1,37 @@
+// The detections of a run as JSON or CSV, written to stdout or to a file (through a temporary renamed into
+// place, so a failed write leaves nothing).
+//
+// JSON: {"model", "backend", "model_window", "parameters": {...}, "detections": [{"file", "frame", "x", "y",
+// "w", "h", "score"}...], "frames", "seconds"}. CSV: header "file,frame,x,y,w,h,score", one row per detection
+// (RFC 4180 quoting of the file name). Scores are written with 9 significant digits (they read back exactly).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "common/detection.hpp"
+#include "detect/options.hpp"
+
+namespace cascade::detect {
+
+struct Record {
+    std::string file;
+    int frame = 0;
+    Detection detection;
+};
+
+struct Report {
+    std::string model;  // the model's source (file name or "embedded:<name>")
+    Size model_window;
+    std::vector<Record> records;
+    long frames = 0;
+    double seconds = 0.0;
+};
+
+std::string format_json(const Report& report, const Options& options);
+std::string format_csv(const Report& report);
+
+// The report in options.format, to options.output (atomically) or to stdout when that is empty.
+void write_report(const Report& report, const Options& options);
+
+}  // namespace cascade::detect

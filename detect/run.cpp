@@ -1,0 +1,77 @@
+#include "detect/run.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+
+#include "common/error.hpp"
+#include "detect/annotate.hpp"
+#include "detect/detector.hpp"
+#include "detect/frames.hpp"
+#include "detect/inputs.hpp"
+#include "detect/model_source.hpp"
+#include "detect/outputs.hpp"
+#include "detect/progress.hpp"
+#include "detect/usage_error.hpp"
+#include "detect/values.hpp"
+
+namespace cascade::detect {
+
+namespace {
+
+void check_annotate_video(const Options& options, const std::vector<Source>& sources) {
+    if (options.annotate_video.empty()) return;
+    const auto videos = std::count_if(sources.begin(), sources.end(), [](const Source& s) { return s.video; });
+    if (videos == 0) throw UsageError("--annotate-video", "needs a video input (.avi .mp4 .mkv .mov .webm); none given");
+    if (videos > 1)
+        throw UsageError("--annotate-video", "needs exactly one video input; " + std::to_string(videos) + " given");
+}
+
+void check_frame_size(const Frame& frame, Size window) {
+    if (frame.gray.cols >= window.width && frame.gray.rows >= window.height) return;
+    const std::string size = size_text({frame.gray.cols, frame.gray.rows});
+    throw InputError(frame.file, (frame.video ? "video frames " + size + " are" : "image " + size + " is") +
+                                     " smaller than the model window " + size_text(window));
+}
+
+}  // namespace
+
+void run(const Options& options) {
+    const auto start = std::chrono::steady_clock::now();
+    const Model model = load_detection_model(options.model);
+    const Detector detector(model, options);
+    const std::vector<Source> sources = expand_inputs(options.inputs);
+    check_annotate_video(options, sources);
+    Annotator annotator(options);
+    annotator.check_names(sources);
+
+    const VideoLimits limits{options.every, options.max_frames};
+    const bool several = sources.size() > 1 || std::any_of(sources.begin(), sources.end(), [](const Source& s) { return s.video; });
+    const bool show_bar = several && progress_wanted(options.quiet, options.progress);
+    Progress progress(show_bar, show_bar ? FrameReader::expected_frames(sources, limits) : 0);
+    FrameReader reader(sources, limits, [&](const std::string& subject, const std::string& problem) {
+        if (!options.quiet) progress.note("cascade-detect: warning: " + subject + ": " + problem);
+    });
+
+    Report report;
+    report.model = model.source;
+    report.model_window = detector.window();
+    Frame frame;
+    while (reader.next(frame)) {
+        check_frame_size(frame, detector.window());
+        const std::vector<Detection> detections = detector.detect(frame.gray);
+        annotator.add(frame, detections);
+        for (const Detection& d : detections) report.records.push_back({frame.file, frame.index, d});
+        progress.advance(++report.frames);
+    }
+    annotator.finish();
+    report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    write_report(report, options);
+    annotator.commit();
+    progress.finish();
+    if (!options.quiet)
+        std::fprintf(stderr, "%s\n",
+                     summary_line(report.frames, static_cast<long>(report.records.size()), report.seconds).c_str());
+}
+
+}  // namespace cascade::detect
