@@ -1,0 +1,338 @@
+#include "gpu/cascade_gpu.hpp"
+
+#include <algorithm>
+#include <map>
+#include <stdexcept>
+#include <string>
+
+#include "common/cascade_eval.hpp"
+#include "common/error.hpp"
+#include "gpu/compaction.cuh"
+#include "gpu/cuda_check.hpp"
+#include "gpu/level_lookup.cuh"
+#include "gpu/samplers.cuh"
+#include "gpu/skip_rule_gpu.hpp"
+
+namespace cascade::gpu {
+
+namespace {
+
+constexpr int kThreads = kTileWidth * kTileRows;  // 256: one window position per thread
+constexpr int kSharedItems = kSharedTileRows / kTileRows;
+constexpr int kSharedList = kThreads * kSharedItems;
+// The shared-memory strategy's two survivor lists (running sums, then tile indices) in dynamic shared memory.
+constexpr int kSharedListBytes = 2 * kSharedList * static_cast<int>(sizeof(double) + sizeof(std::uint16_t));
+
+// Dynamic shared memory of every kernel here: integral tiles, and the shared-memory strategy's lists.
+extern __shared__ __align__(16) unsigned char dynamic_smem[];
+
+// The model's stages and weak learners: read uniformly by the threads of a warp, so constant memory
+// broadcasts them. The response tables are indexed by each thread's LBP code and stay in global memory.
+__constant__ Stage c_stages[kMaxGpuStages];
+__constant__ LbpWeak c_weaks[kMaxGpuWeaks];
+
+struct ModelRef {
+    Size window;
+    SumPolicy policy;
+    int num_stages;
+    const float* responses;
+};
+
+// The view that run_stages reads; built in the kernel so that the compiler sees the constant-memory arrays.
+__device__ __forceinline__ LbpCascadeView model_view(const ModelRef& m) {
+    LbpCascadeView v;
+    v.window = m.window;
+    v.policy = m.policy;
+    v.num_stages = m.num_stages;
+    v.stages = c_stages;
+    v.weaks = c_weaks;
+    v.responses = m.responses;
+    return v;
+}
+
+template <class Sampler>
+__device__ __forceinline__ int run_group(const LbpCascadeView& view, const Sampler& sampler, int x, int y, int begin,
+                                         int end, double& sum) {
+    return run_stages(view, LbpWindow<Sampler>{view, sampler, x, y}, begin, end, sum);
+}
+
+// The sampler a block's windows read: its integral tile in shared memory (kTiled: loaded here, by every
+// thread of the block) or the level's integral image itself.
+template <bool kTiled, class Integrals>
+__device__ __forceinline__ auto block_sampler(const Integrals& integrals, const GpuLevel& l, Size window, int gx0,
+                                              int gy0, int rows, std::uint32_t* words) {
+    if constexpr (kTiled)
+        return load_tile(integrals.level(l), words, window_region(l, window, gx0, gy0, kTileWidth, rows));
+    else
+        return integrals.level(l);
+}
+
+struct LevelsRef {
+    const GpuLevel* levels;
+    int count;
+};
+
+struct ListRef {
+    Survivor* list;
+    int* count;
+};
+
+// The first group [0, end) on every window position of one 32 x 8 tile, one thread each.
+template <class Integrals, class Compactor, bool kTiled>
+__global__ void __launch_bounds__(kThreads)
+    first_group_kernel(ModelRef m, LevelsRef lv, Integrals integrals, int end, std::uint8_t* stage0_rejected, ListRef out) {
+    __shared__ typename Compactor::TempStorage temp;
+    const int li = find_level(lv.levels, lv.count, blockIdx.x, &GpuLevel::first_tile);
+    const GpuLevel l = lv.levels[li];
+    const int t = blockIdx.x - l.first_tile;
+    const int gx0 = (t % l.tiles_x) * kTileWidth, gy0 = (t / l.tiles_x) * kTileRows;
+    const int gx = gx0 + threadIdx.x % kTileWidth, gy = gy0 + threadIdx.x / kTileWidth;
+    const auto sampler = block_sampler<kTiled>(integrals, l, m.window, gx0, gy0, kTileRows,
+                                               reinterpret_cast<std::uint32_t*>(dynamic_smem));
+    Survivor s{};
+    bool survives = false;
+    if (gx < l.grid_width && gy < l.grid_height) {
+        s = {static_cast<std::uint16_t>(gx * l.step), static_cast<std::uint16_t>(gy * l.step), li, 0.0};
+        const LbpCascadeView view = model_view(m);
+        const int rejected = run_group(view, sampler, s.x, s.y, 0, end, s.sum);
+        survives = rejected == end;
+        if (stage0_rejected) stage0_rejected[l.first_position + gy * l.grid_width + gx] = rejected == 0;
+    }
+    Compactor::push(temp, survives, s, out.list, out.count);
+}
+
+// Group [begin, end) on a survivor list, a fixed grid looping over it (its length is only known on the device).
+template <class Integrals, class Compactor>
+__global__ void __launch_bounds__(kThreads) survivor_kernel(ModelRef m, LevelsRef lv, Integrals integrals, int begin,
+                                                            int end, const Survivor* in, const int* in_count, ListRef out) {
+    __shared__ typename Compactor::TempStorage temp;
+    const int n = *in_count;
+    const LbpCascadeView view = model_view(m);
+    for (int first = blockIdx.x * kThreads; first < n; first += gridDim.x * kThreads) {  // uniform per block
+        const int i = first + threadIdx.x;
+        Survivor s{};
+        bool survives = false;
+        if (i < n) {
+            s = in[i];
+            survives = run_group(view, integrals.level(lv.levels[s.level]), s.x, s.y, begin, end, s.sum) == end;
+        }
+        Compactor::push(temp, survives, s, out.list, out.count);
+    }
+}
+
+struct GroupEnds {
+    int count;
+    int end[kMaxGroups];
+};
+
+// The shared-memory strategy: one block takes a 32 x 32 tile of positions through every group; between groups
+// its survivors (tile index + running sum) are compacted into the other of two shared-memory lists.
+template <class Integrals, bool kTiled>
+__global__ void __launch_bounds__(kThreads) shared_lists_kernel(ModelRef m, LevelsRef lv, Integrals integrals,
+                                                                GroupEnds groups, std::uint8_t* stage0_rejected,
+                                                                Survivor* accepted, int* counts) {
+    double* sums = reinterpret_cast<double*>(dynamic_smem);  // [2][kSharedList]
+    std::uint16_t* index = reinterpret_cast<std::uint16_t*>(dynamic_smem + 2 * kSharedList * sizeof(double));
+    __shared__ int count[kMaxGroups];
+    __shared__ int base;
+    const int li = find_level(lv.levels, lv.count, blockIdx.x, &GpuLevel::first_shared_tile);
+    const GpuLevel l = lv.levels[li];
+    const int t = blockIdx.x - l.first_shared_tile;
+    const int gx0 = (t % l.tiles_x) * kTileWidth, gy0 = (t / l.tiles_x) * kSharedTileRows;
+    if (threadIdx.x < kMaxGroups) count[threadIdx.x] = 0;
+    const auto sampler = block_sampler<kTiled>(integrals, l, m.window, gx0, gy0, kSharedTileRows,
+                                               reinterpret_cast<std::uint32_t*>(dynamic_smem + kSharedListBytes));
+    __syncthreads();
+
+    const LbpCascadeView view = model_view(m);
+#pragma unroll 1
+    for (int k = 0; k < kSharedItems; ++k) {
+        const int p = threadIdx.x + k * kThreads;
+        const int gx = gx0 + p % kTileWidth, gy = gy0 + p / kTileWidth;
+        if (gx >= l.grid_width || gy >= l.grid_height) continue;
+        double sum = 0.0;
+        const int rejected = run_group(view, sampler, gx * l.step, gy * l.step, 0, groups.end[0], sum);
+        if (stage0_rejected) stage0_rejected[l.first_position + gy * l.grid_width + gx] = rejected == 0;
+        if (rejected == groups.end[0]) {
+            const int slot = atomicAdd(&count[0], 1);
+            index[slot] = static_cast<std::uint16_t>(p);
+            sums[slot] = sum;
+        }
+    }
+    __syncthreads();
+
+    int cur = 0;
+    for (int g = 1; g < groups.count; ++g) {
+        const int n = count[g - 1], next = cur ^ 1;
+        for (int i = threadIdx.x; i < n; i += kThreads) {
+            const int p = index[cur * kSharedList + i];
+            double sum = sums[cur * kSharedList + i];
+            const int x = (gx0 + p % kTileWidth) * l.step, y = (gy0 + p / kTileWidth) * l.step;
+            if (run_group(view, sampler, x, y, groups.end[g - 1], groups.end[g], sum) == groups.end[g]) {
+                const int slot = atomicAdd(&count[g], 1);
+                index[next * kSharedList + slot] = static_cast<std::uint16_t>(p);
+                sums[next * kSharedList + slot] = sum;
+            }
+        }
+        __syncthreads();
+        cur = next;
+    }
+
+    const int last = groups.count - 1, n = count[last];
+    if (threadIdx.x == 0)
+        base = n > 0 ? atomicAdd(&counts[last], n) : 0;
+    else if (threadIdx.x <= last && count[threadIdx.x - 1] > 0)
+        atomicAdd(&counts[threadIdx.x - 1], count[threadIdx.x - 1]);
+    __syncthreads();
+    for (int i = threadIdx.x; i < n; i += kThreads) {
+        const int p = index[cur * kSharedList + i];
+        accepted[base + i] = {static_cast<std::uint16_t>((gx0 + p % kTileWidth) * l.step),
+                              static_cast<std::uint16_t>((gy0 + p / kTileWidth) * l.step), li,
+                              sums[cur * kSharedList + i]};
+    }
+}
+
+// Blocks of a kernel that loops over survivors: enough to fill every multiprocessor, once per instantiation.
+template <class Kernel>
+int resident_blocks(Kernel kernel) {
+    int device = 0, sms = 0, per_sm = 0;
+    CASCADE_CUDA_CHECK(cudaGetDevice(&device));
+    CASCADE_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    CASCADE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kThreads, 0));
+    return sms * std::max(per_sm, 1);
+}
+
+// Dynamic shared memory above the default 48 KB must be allowed per kernel (kernels of one signature share a
+// pointer type, so the record is keyed by the kernel's address).
+template <class Kernel>
+void allow_shared_memory(Kernel kernel, int bytes) {
+    static std::map<const void*, int> allowed;
+    int& a = allowed.try_emplace(reinterpret_cast<const void*>(kernel), 48 * 1024).first->second;
+    if (bytes <= a) return;
+    CASCADE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+    a = bytes;
+}
+
+// The shared-memory strategy's preferred split of L1 and shared memory (kept per kernel; -1: untouched).
+template <class Kernel>
+void prefer_carveout(Kernel kernel, int percent) {
+    static std::map<const void*, int> set;
+    int& current = set.try_emplace(reinterpret_cast<const void*>(kernel), -1).first->second;
+    if (percent < 0 || percent == current) return;
+    CASCADE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, percent));
+    current = percent;
+}
+
+template <class Integrals, bool kTiled>
+struct Launcher {
+    const CascadeTarget& t;
+    ModelRef m;
+    Integrals integrals;
+    cudaStream_t stream;
+    KernelTimer& timer;
+
+    int tile_bytes(int rows) const {
+        return kTiled ? tile_words(kTileWidth, rows, t.max_step, t.window) * static_cast<int>(sizeof(std::uint32_t)) : 0;
+    }
+
+    template <class Compactor>
+    void compacting(const std::vector<int>& ends, const char* name) {
+        const LevelsRef lv{t.levels, t.num_levels};
+        const auto first = first_group_kernel<Integrals, Compactor, kTiled>;
+        const int smem = tile_bytes(kTileRows);
+        allow_shared_memory(first, smem);
+        timer.begin(std::string(name) + "/0", stream);
+        if (t.tiles > 0)
+            first<<<t.tiles, kThreads, smem, stream>>>(m, lv, integrals, ends[0], t.stage0_rejected, {t.lists[0], &t.counts[0]});
+        CASCADE_CUDA_CHECK(cudaGetLastError());
+        timer.end(stream);
+        static const int blocks = resident_blocks(survivor_kernel<Integrals, Compactor>);
+        for (std::size_t g = 1; g < ends.size(); ++g) {
+            timer.begin(std::string(name) + "/" + std::to_string(g), stream);
+            survivor_kernel<Integrals, Compactor><<<blocks, kThreads, 0, stream>>>(
+                m, lv, integrals, ends[g - 1], ends[g], t.lists[(g - 1) % 2], &t.counts[g - 1],
+                {t.lists[g % 2], &t.counts[g]});
+            CASCADE_CUDA_CHECK(cudaGetLastError());
+            timer.end(stream);
+        }
+    }
+
+    void shared(const std::vector<int>& ends) {
+        GroupEnds groups{static_cast<int>(ends.size()), {}};
+        for (std::size_t g = 0; g < ends.size(); ++g) groups.end[g] = ends[g];
+        const int last = groups.count - 1;
+        const auto kernel = shared_lists_kernel<Integrals, kTiled>;
+        const int smem = kSharedListBytes + tile_bytes(kSharedTileRows);
+        allow_shared_memory(kernel, smem);
+        prefer_carveout(kernel, t.shared_carveout);
+        timer.begin("cascade_shared", stream);
+        if (t.shared_tiles > 0)
+            kernel<<<t.shared_tiles, kThreads, smem, stream>>>(m, {t.levels, t.num_levels}, integrals, groups,
+                                                                t.stage0_rejected, t.lists[last % 2], t.counts);
+        CASCADE_CUDA_CHECK(cudaGetLastError());
+        timer.end(stream);
+    }
+
+    void run(const std::vector<int>& ends, Compaction compaction) {
+        switch (compaction) {
+            case Compaction::none: return compacting<GlobalAtomicCompactor>({t.num_stages}, "cascade_none");
+            case Compaction::global_atomic: return compacting<GlobalAtomicCompactor>(ends, "cascade_global");
+            case Compaction::hybrid: return compacting<SharedCounterCompactor>(ends, "cascade_hybrid");
+            case Compaction::prefix_sum: return compacting<BlockScanCompactor<kThreads>>(ends, "cascade_prefix");
+            case Compaction::shared_atomic: return shared(ends);
+            case Compaction::automatic: break;
+        }
+        throw std::logic_error("run_cascade: no concrete compaction strategy");
+    }
+};
+
+// Whether the shared-memory strategy's lists and its largest integral tile fit in one block's shared memory.
+bool tiles_fit(const CascadeTarget& t) {
+    int device = 0, optin = 0;
+    CASCADE_CUDA_CHECK(cudaGetDevice(&device));
+    CASCADE_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+    const long long bytes = kSharedListBytes + 4LL * tile_words(kTileWidth, kSharedTileRows, t.max_step, t.window);
+    return bytes <= optin;
+}
+
+}  // namespace
+
+void upload_model_constants(const LbpCascade& cascade, cudaStream_t stream) {
+    if (cascade.stages.size() > static_cast<std::size_t>(kMaxGpuStages) ||
+        cascade.weaks.size() > static_cast<std::size_t>(kMaxGpuWeaks))
+        throw InputError("GPU detector", "the model has " + std::to_string(cascade.stages.size()) + " stages and " +
+                                             std::to_string(cascade.weaks.size()) +
+                                             " weak learners; constant memory holds at most " +
+                                             std::to_string(kMaxGpuStages) + " of each");
+    CASCADE_CUDA_CHECK(cudaMemcpyToSymbolAsync(c_stages, cascade.stages.data(), cascade.stages.size() * sizeof(Stage), 0,
+                                               cudaMemcpyHostToDevice, stream));
+    CASCADE_CUDA_CHECK(cudaMemcpyToSymbolAsync(c_weaks, cascade.weaks.data(), cascade.weaks.size() * sizeof(LbpWeak), 0,
+                                               cudaMemcpyHostToDevice, stream));
+}
+
+CascadeResult run_cascade(const CascadeTarget& t, const std::vector<int>& group_ends, Compaction compaction,
+                          cudaStream_t stream, KernelTimer& timer) {
+    const std::vector<int> ends = compaction == Compaction::none ? std::vector<int>{t.num_stages} : group_ends;
+    if (ends.empty() || ends.size() > static_cast<std::size_t>(kMaxGroups))
+        throw std::logic_error("run_cascade: between 1 and " + std::to_string(kMaxGroups) + " groups of stages");
+    const ModelRef m{t.window, t.policy, t.num_stages, t.responses};
+    if (t.integral_texture)
+        Launcher<TextureIntegrals, false>{t, m, {t.integral_texture}, stream, timer}.run(ends, compaction);
+    else if (t.integral_tiles && tiles_fit(t))
+        Launcher<GlobalIntegrals, true>{t, m, {t.integrals}, stream, timer}.run(ends, compaction);
+    else
+        Launcher<GlobalIntegrals, false>{t, m, {t.integrals}, stream, timer}.run(ends, compaction);
+
+    const int last = static_cast<int>(ends.size()) - 1;
+    CascadeResult result{last % 2, last};
+    if (t.stage0_rejected) {
+        const SkipTarget skip{t.levels, t.num_levels, t.grid_rows, t.stage0_rejected, t.visited};
+        resolve_skips(skip, stream, timer);
+        filter_visited(skip, t.lists[last % 2], &t.counts[last], t.lists[(last + 1) % 2], &t.counts[last + 1],
+                       t.survivor_blocks, stream, timer);
+        result = {(last + 1) % 2, last + 1};
+    }
+    return result;
+}
+
+}  // namespace cascade::gpu

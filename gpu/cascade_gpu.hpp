@@ -1,0 +1,70 @@
+// Running an LBP cascade over every window position of a frame's pyramid (host launchers; kernels in
+// cascade_gpu.cu). The windows are evaluated by common/cascade_eval.hpp's run_stages and LbpWindow, the same
+// code as the CPU reference; this file only decides which thread evaluates which window and stages.
+//
+// The cascade's stages are cut into groups at `group_ends` (gpu/frame_layout.hpp group_ends()). Group 0 runs
+// on every window position (one thread each); each later group runs on the survivors of the one before,
+// compacted by the chosen strategy into one of two ping-pong lists of Survivor records. With OpenCV's scan
+// rule (stride 0) the first group also records which positions stage 0 rejected; a row scan then works out
+// which positions OpenCV's scan visits (gpu/skip_rule.hpp), and accepted windows at unvisited positions are
+// dropped at the end. A window's acceptance does not depend on whether it is visited, so this gives exactly
+// the CPU's windows while keeping every group free of a grid-wide dependency.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "common/model.hpp"
+#include "gpu/frame_layout.hpp"
+#include "gpu/kernel_timer.hpp"
+#include "gpu/lbp_gpu_detector.hpp"
+#include "gpu/survivor.hpp"
+
+namespace cascade::gpu {
+
+// What constant memory holds: the stages and weak-learner records of one cascade.
+constexpr int kMaxGpuStages = 2304;
+constexpr int kMaxGpuWeaks = 2304;
+// Groups of stages (compaction points + 1) the kernels can hold: enough to compact after every stage of
+// OpenCV's LBP cascades.
+constexpr int kMaxGroups = 32;
+
+// Copies the stages and weak learners of `cascade` into constant memory (ordered on `stream`).
+// Throws InputError when the cascade has more than kMaxGpuStages stages or kMaxGpuWeaks weak learners.
+void upload_model_constants(const LbpCascade& cascade, cudaStream_t stream);
+
+struct CascadeTarget {
+    Size window;
+    SumPolicy policy;
+    int num_stages;
+    const float* responses;  // device copy of LbpCascade::responses
+    const GpuLevel* levels;  // device copy of FrameLayout::gpu
+    int num_levels;
+    int tiles, shared_tiles, grid_rows;  // FrameLayout's
+    int max_step;                        // FrameLayout's: sizes the integral tiles in shared memory
+    bool integral_tiles;                 // LbpGpuOptions'
+    int shared_carveout;                 // LbpGpuOptions'; -1: leave the driver's choice
+    const std::uint32_t* integrals;
+    cudaTextureObject_t integral_texture;  // non-zero: read the integrals through it (texture mode)
+    std::uint8_t* stage0_rejected;         // one byte per position; null unless OpenCV's scan rule
+    std::uint8_t* visited;                 // likewise
+    Survivor* lists[2];                    // each FrameLayout::positions records
+    int* counts;                           // group_ends.size() + 1 counters, zeroed by the caller
+    int survivor_blocks;                   // grid of the kernels that loop over survivor lists
+};
+
+struct CascadeResult {
+    int list;     // which of target.lists holds the accepted windows
+    int counter;  // which of target.counts holds their number
+};
+
+// requires: compaction is concrete (not automatic); group_ends as group_ends() returns, at most kMaxGroups;
+//           the model uploaded by upload_model_constants.
+// ensures:  counts[g] = windows that passed every group up to g (none: only counts[last]); with OpenCV's rule
+//           counts[group_ends.size()] = accepted windows at visited positions.
+CascadeResult run_cascade(const CascadeTarget& target, const std::vector<int>& group_ends, Compaction compaction,
+                          cudaStream_t stream, KernelTimer& timer);
+
+}  // namespace cascade::gpu

@@ -1,0 +1,76 @@
+// Device samplers of integral images (the Sampler contract of common/lbp_eval.hpp: at(x, y) -> uint32), and
+// the per-frame sources that hand a level's sampler to a kernel.
+//   - GlobalIntegral: read-only global memory through the non-coherent cache (__ldg); exact mode.
+//   - TextureIntegral: tex1Dfetch on a texture object over the same buffer; texture mode.
+//   - TileIntegral: the part of a level's integral that one block's windows read, copied into shared memory
+//     by load_tile; exact mode's block-local kernels (a 32-wide row of windows reads 32 consecutive words:
+//     one shared-memory wavefront, where unaligned global loads take two and scattered survivors up to 32).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "gpu/frame_layout.hpp"
+
+namespace cascade::gpu {
+
+struct GlobalIntegral {
+    const std::uint32_t* data;
+    int stride;
+    __device__ __forceinline__ std::uint32_t at(int x, int y) const { return __ldg(data + y * stride + x); }
+};
+
+struct GlobalIntegrals {
+    const std::uint32_t* base;
+    __device__ __forceinline__ GlobalIntegral level(const GpuLevel& l) const {
+        return {base + l.integral_offset, l.integral_stride};
+    }
+};
+
+struct TextureIntegral {
+    cudaTextureObject_t texture;
+    int offset, stride;
+    __device__ __forceinline__ std::uint32_t at(int x, int y) const {
+        return tex1Dfetch<unsigned int>(texture, offset + y * stride + x);
+    }
+};
+
+struct TextureIntegrals {
+    cudaTextureObject_t texture;  // 1D, unsigned int elements, over the whole integral buffer
+    __device__ __forceinline__ TextureIntegral level(const GpuLevel& l) const {
+        return {texture, l.integral_offset, l.integral_stride};
+    }
+};
+
+struct TileIntegral {
+    const std::uint32_t* words;  // shared memory, `stride` words per row
+    int stride, x0, y0;          // the tile's first column and row in level integral coordinates
+    __device__ __forceinline__ std::uint32_t at(int x, int y) const { return words[(y - y0) * stride + (x - x0)]; }
+};
+
+// Integral columns x0 .. x0 + width - 1 and rows y0 .. y0 + height - 1 of a level.
+struct TileRegion {
+    int x0, y0, width, height;
+};
+
+// What the windows at grid positions [gx0, gx0 + cols) x [gy0, gy0 + rows) of level `l` read (clipped to the
+// level's grid): from each origin to origin + window size inclusive.
+__device__ __forceinline__ TileRegion window_region(const GpuLevel& l, Size window, int gx0, int gy0, int cols,
+                                                   int rows) {
+    const int last_x = min(gx0 + cols, l.grid_width) - 1, last_y = min(gy0 + rows, l.grid_height) - 1;
+    const int x0 = gx0 * l.step, y0 = gy0 * l.step;
+    return {x0, y0, last_x * l.step + window.width + 1 - x0, last_y * l.step + window.height + 1 - y0};
+}
+
+// Copies `r` of `src` into `words` (each warp a row at a time, coalesced) and synchronises the block; every
+// thread of the block calls it.
+__device__ __forceinline__ TileIntegral load_tile(const GlobalIntegral& src, std::uint32_t* words, const TileRegion& r) {
+    const int lane = threadIdx.x % 32, warps = blockDim.x / 32;
+    for (int y = threadIdx.x / 32; y < r.height; y += warps)
+        for (int x = lane; x < r.width; x += 32) words[y * r.width + x] = src.at(r.x0 + x, r.y0 + y);
+    __syncthreads();
+    return {words, r.width, r.x0, r.y0};
+}
+
+}  // namespace cascade::gpu

@@ -1,0 +1,245 @@
+// The GPU LBP detector against the CPU reference (common/lbp_cpu_detector.hpp) on real frames.
+// Exact mode: for every compaction strategy, the raw windows and their scores EQUAL detect_windows', for
+// OpenCV's frontal face cascades and a WaldBoost-style running-sum model, at scale factors 1.1 and 1.2, with
+// OpenCV's scan rule and stride 1. Texture mode: close to the CPU within a stated tolerance.
+// Every test prints "SKIP: no CUDA device" and returns where there is no GPU.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <iterator>
+#include <sstream>
+
+#include "common/grouping.hpp"
+#include "common/lbp_cpu_detector.hpp"
+#include "gpu/frame_layout.hpp"
+#include "gpu/lbp_gpu_detector.hpp"
+#include "tests/gpu/gpu_test_data.hpp"
+#include "tests/gpu/waldboost_like.hpp"
+
+namespace {
+
+using namespace cascade;
+using gpu::Compaction;
+using gpu::LbpGpuDetector;
+using gpu::LbpGpuOptions;
+using gpu::PyramidMode;
+
+bool by_rect_then_score(const Detection& a, const Detection& b) {
+    return a.rect < b.rect || (a.rect == b.rect && a.score < b.score);
+}
+
+std::vector<Detection> cpu_windows(const LbpCascade& c, const GrayView& frame, double factor, int stride) {
+    ScanParams params;
+    params.pyramid.scale_factor = factor;
+    params.rule.stride = stride;
+    auto out = detect_windows(c, frame, params);
+    std::sort(out.begin(), out.end(), by_rect_then_score);
+    return out;
+}
+
+std::string difference(const std::vector<Detection>& gpu, const std::vector<Detection>& cpu) {
+    auto less = [](const Detection& a, const Detection& b) { return by_rect_then_score(a, b); };
+    std::vector<Detection> only_gpu, only_cpu;
+    std::set_difference(gpu.begin(), gpu.end(), cpu.begin(), cpu.end(), std::back_inserter(only_gpu), less);
+    std::set_difference(cpu.begin(), cpu.end(), gpu.begin(), gpu.end(), std::back_inserter(only_cpu), less);
+    std::ostringstream s;
+    s << gpu.size() << " GPU vs " << cpu.size() << " CPU windows; only GPU " << only_gpu.size() << ", only CPU "
+      << only_cpu.size();
+    for (const auto* list : {&only_gpu, &only_cpu})
+        if (!list->empty())
+            s << "; e.g. " << (list == &only_gpu ? "GPU " : "CPU ") << (*list)[0].rect.x << "," << (*list)[0].rect.y << " "
+              << (*list)[0].rect.width << " score " << (*list)[0].score;
+    return s.str();
+}
+
+bool equal(const std::vector<Detection>& a, const std::vector<Detection>& b) {
+    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](const Detection& x, const Detection& y) {
+               return x.rect == y.rect && x.score == y.score;
+           });
+}
+
+std::vector<Compaction> every_strategy() {
+    auto all = gpu::concrete_compactions();
+    all.push_back(Compaction::automatic);
+    return all;
+}
+
+// Every strategy (and automatic) on every frame, at both scale factors and both scan rules; returns the number
+// of CPU windows compared.
+long long check_parity(const LbpCascade& c, const std::vector<test::Frame>& frames, const std::string& name) {
+    long long windows = 0;
+    for (double factor : {1.1, 1.2})
+        for (int stride : {0, 1}) {
+            std::vector<LbpGpuDetector> detectors;
+            for (Compaction s : every_strategy()) {
+                LbpGpuOptions o;
+                o.compaction = s;
+                o.pyramid.scale_factor = factor;
+                o.rule.stride = stride;
+                o.auto_frames = 2;
+                detectors.emplace_back(c, o);
+            }
+            for (const auto& f : frames) {
+                const auto cpu = cpu_windows(c, f.image.view(), factor, stride);
+                windows += static_cast<long long>(cpu.size());
+                for (auto& d : detectors) {
+                    const auto found = d.detect(f.image.view());
+                    INFO(name << " on " << f.label << ", factor " << factor << ", stride " << stride << ", strategy "
+                              << gpu::to_string(d.last_stats().strategy) << " ("
+                              << gpu::to_string(d.options().compaction) << ")");
+                    CHECK_MESSAGE(equal(found, cpu), difference(found, cpu));
+                }
+            }
+        }
+    return windows;
+}
+
+}  // namespace
+
+TEST_CASE("exact mode: every strategy gives the CPU's raw windows for OpenCV's frontal face cascades") {
+    if (!test::have_cuda_device()) return;
+    const auto dir = test::gpu_data_dir();
+    if (!dir) return;
+    const auto frames = test::load_frames(*dir);
+    if (frames.empty()) return;
+    long long windows = 0;
+    for (const char* file : {"lbpcascade_frontalface.xml", "lbpcascade_frontalface_improved.xml"}) {
+        const auto c = test::load_lbp_model(*dir, file);
+        if (!c) continue;
+        windows += check_parity(*c, frames, file);
+    }
+    MESSAGE(windows << " CPU windows compared against every strategy");
+    CHECK(windows > 100);  // equality of empty sets proves nothing
+}
+
+TEST_CASE("exact mode: every strategy gives the CPU's raw windows for a WaldBoost-style running-sum model") {
+    if (!test::have_cuda_device()) return;
+    const auto dir = test::gpu_data_dir();
+    if (!dir) return;
+    const auto frames = test::load_frames(*dir);
+    const auto face = test::load_lbp_model(*dir, "lbpcascade_frontalface.xml");
+    if (frames.empty() || !face) return;
+    std::vector<GrayView> sample;
+    for (std::size_t i = 0; i < frames.size() && i < 3; ++i) sample.push_back(frames[i].image.view());
+    const test::WaldboostLike wald = test::make_waldboost_like(*face, sample);
+    REQUIRE(wald.cascade.stages.size() == face->weaks.size());
+    const long long windows = check_parity(wald.cascade, frames, "waldboost-like");
+    MESSAGE(windows << " CPU windows compared against every strategy");
+    CHECK(windows > 100);
+
+    // Most windows are rejected early: the first weak learner (the first compaction point) stops most of them.
+    LbpGpuOptions o;
+    o.compaction = Compaction::global_atomic;
+    o.rule.stride = 1;
+    LbpGpuDetector d(wald.cascade, o);
+    d.detect(frames[0].image.view());
+    const auto& st = d.last_stats();
+    REQUIRE(st.group_end_weak.size() >= 3);
+    CHECK(st.group_end_weak[0] == 1);
+    CHECK(st.group_end_weak[1] == 8);
+    CHECK(st.survivors[0] < st.windows / 2);
+    CHECK(st.survivors[1] < st.windows / 10);
+}
+
+TEST_CASE("stats: survivors shrink at each compaction point, timings and the automatic choice are reported") {
+    if (!test::have_cuda_device()) return;
+    const auto dir = test::gpu_data_dir();
+    if (!dir) return;
+    const auto frames = test::load_frames(*dir, 2);
+    const auto face = test::load_lbp_model(*dir, "lbpcascade_frontalface.xml");
+    if (frames.empty() || !face) return;
+    LbpGpuOptions o;
+    o.time_kernels = true;
+    o.auto_frames = 2;
+    LbpGpuDetector d(*face, o);
+    for (int i = 0; i < 12; ++i) d.detect(frames[i % frames.size()].image.view());
+    CHECK(d.chosen_compaction() != Compaction::automatic);
+    const auto& st = d.last_stats();
+    CHECK(st.strategy == d.chosen_compaction());
+    CHECK(!st.kernels.empty());
+    CHECK(st.gpu_ms > 0.f);
+    REQUIRE(st.survivors.size() == st.group_end_stage.size());
+    if (st.strategy != Compaction::none)
+        for (std::size_t g = 1; g < st.survivors.size(); ++g) CHECK(st.survivors[g] <= st.survivors[g - 1]);
+    CHECK(st.survivors.front() <= st.windows);
+}
+
+TEST_CASE("texture mode: grouped detections match the CPU's at the same scales (IoU >= 0.5, 80% both ways)") {
+    if (!test::have_cuda_device()) return;
+    const auto dir = test::gpu_data_dir();
+    if (!dir) return;
+    const auto frames = test::load_frames(*dir);
+    const auto face = test::load_lbp_model(*dir, "lbpcascade_frontalface.xml");
+    if (frames.empty() || !face) return;
+    // The texture pyramid's levels are 2^(k/n) apart; the CPU runs at that factor so that only the pixels
+    // (hardware bilinear and octave resampling vs INTER_LINEAR_EXACT) differ.
+    const double factor = std::pow(2.0, 1.0 / gpu::texture_levels_per_octave(1.1));
+    auto iou = [](const Rect& a, const Rect& b) {
+        const int w = std::min(a.x + a.width, b.x + b.width) - std::max(a.x, b.x);
+        const int h = std::min(a.y + a.height, b.y + b.height) - std::max(a.y, b.y);
+        if (w <= 0 || h <= 0) return 0.0;
+        const double inter = static_cast<double>(w) * h;
+        return inter / (static_cast<double>(a.width) * a.height + static_cast<double>(b.width) * b.height - inter);
+    };
+    auto matched = [&](const std::vector<Rect>& from, const std::vector<Rect>& to) {
+        int n = 0;
+        for (const Rect& r : from)
+            n += std::any_of(to.begin(), to.end(), [&](const Rect& t) { return iou(r, t) >= 0.5; }) ? 1 : 0;
+        return n;
+    };
+    for (Compaction s : {Compaction::shared_atomic, Compaction::hybrid}) {
+        LbpGpuOptions o;
+        o.mode = PyramidMode::texture;
+        o.compaction = s;
+        o.pyramid.scale_factor = 1.1;
+        o.rule.stride = 1;
+        LbpGpuDetector d(*face, o);
+        int cpu_groups = 0, gpu_groups = 0, cpu_matched = 0, gpu_matched = 0;
+        long long cpu_raw = 0, gpu_raw = 0;
+        for (const auto& f : frames) {
+            const auto cpu = cpu_windows(*face, f.image.view(), factor, 1);
+            const auto found = d.detect(f.image.view());
+            std::vector<Rect> cpu_rects, gpu_rects;
+            for (const auto& x : cpu) cpu_rects.push_back(x.rect);
+            for (const auto& x : found) gpu_rects.push_back(x.rect);
+            const auto cg = group_rectangles(cpu_rects, 3), gg = group_rectangles(gpu_rects, 3);
+            cpu_groups += static_cast<int>(cg.size());
+            gpu_groups += static_cast<int>(gg.size());
+            cpu_matched += matched(cg, gg);
+            gpu_matched += matched(gg, cg);
+            cpu_raw += static_cast<long long>(cpu.size());
+            gpu_raw += static_cast<long long>(found.size());
+        }
+        MESSAGE("texture mode (" << gpu::to_string(s) << "): raw windows GPU " << gpu_raw << " vs CPU " << cpu_raw
+                                 << "; grouped: CPU " << cpu_matched << "/" << cpu_groups << " matched, GPU "
+                                 << gpu_matched << "/" << gpu_groups << " matched");
+        REQUIRE(cpu_groups >= 5);
+        CHECK(cpu_matched >= 0.8 * cpu_groups);
+        CHECK(gpu_matched >= 0.8 * gpu_groups);
+        CHECK(gpu_raw >= cpu_raw / 2);
+        CHECK(gpu_raw <= cpu_raw * 2);
+    }
+}
+
+TEST_CASE("frames of changing sizes: buffers follow, results stay exact") {
+    if (!test::have_cuda_device()) return;
+    const auto dir = test::gpu_data_dir();
+    if (!dir) return;
+    const auto frames = test::load_frames(*dir);
+    const auto face = test::load_lbp_model(*dir, "lbpcascade_frontalface.xml");
+    if (frames.empty() || !face) return;
+    LbpGpuOptions o;
+    o.compaction = Compaction::prefix_sum;
+    LbpGpuDetector d(*face, o);
+    for (int round = 0; round < 2; ++round)
+        for (const auto& f : frames) {
+            INFO(f.label << " round " << round);
+            const auto found = d.detect(f.image.view());
+            const auto cpu = cpu_windows(*face, f.image.view(), 1.1, 0);
+            CHECK_MESSAGE(equal(found, cpu), difference(found, cpu));
+        }
+    // A frame smaller than the window: nothing to scan, no error.
+    GrayImage tiny(10, 10);
+    CHECK(d.detect(tiny.view()).empty());
+}
