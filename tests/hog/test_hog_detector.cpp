@@ -1,0 +1,147 @@
+// The CPU HoG detector against a brute-force scan written independently of run_stages, its statistics, and
+// mean-shift grouping.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+#include "common/hog_block_pool.hpp"
+#include "common/hog_cpu_detector.hpp"
+#include "common/mean_shift.hpp"
+#include "common/model.hpp"
+#include "common/resize_exact.hpp"
+#include "tests/support/test_data.hpp"
+
+using namespace cascade;
+
+namespace {
+
+// A cascade of random weak learners on pool blocks; thresholds put each stage near its median on random
+// windows, so that windows leave at every stage and some pass.
+HogCascade random_cascade(unsigned seed, int stages, int per_stage) {
+    std::mt19937 random(seed);
+    const std::vector<Rect> pool = hog_block_pool({64, 128});
+    HogCascade c;
+    c.window = {64, 128};
+    for (int s = 0; s < stages; ++s) {
+        c.stages.push_back({static_cast<int>(c.weaks.size()), per_stage, s == 0 ? -0.5f : 0.f});
+        for (int k = 0; k < per_stage; ++k) {
+            HogWeak w;
+            w.block = pool[random() % pool.size()];
+            std::normal_distribution<float> normal(0.f, 1.f);
+            for (float& x : w.weights) x = normal(random);
+            w.bias = 0.05f * normal(random);
+            w.vote = 0.5f + 0.1f * static_cast<float>(k);
+            c.weaks.push_back(w);
+        }
+    }
+    validate(c, "random cascade");
+    return c;
+}
+
+struct Scan {
+    std::vector<Rect> accepted;
+    std::int64_t windows = 0, blocks = 0;
+};
+
+// Every window of every level, each weak learner evaluated through its own descriptor, stage sums in double.
+Scan brute_force(const HogCascade& c, const GrayView& image, const ScanParams& params) {
+    Scan out;
+    for (const PyramidLevel& level : pyramid_levels(image.size(), c.window, params.pyramid)) {
+        GrayImage scaled(level.size.width, level.size.height);
+        resize_linear_exact(image, scaled);
+        HogIntegral integral;
+        compute_hog_integral(scaled.view(), integral);
+        for (int y = 0; y + c.window.height <= level.size.height; y += params.rule.stride)
+            for (int x = 0; x + c.window.width <= level.size.width; x += params.rule.stride) {
+                ++out.windows;
+                bool passed = true;
+                for (const Stage& stage : c.stages) {
+                    double sum = 0.0;
+                    for (int i = stage.first; i < stage.first + stage.count; ++i) {
+                        float v[kHogBlockDims];
+                        hog_block_descriptor(integral.view(), x, y, c.weaks[i].block, v);
+                        const bool fires = hog_weak_fires(c.weaks[i], v);
+                        double dot = c.weaks[i].bias;
+                        for (int d = 0; d < kHogBlockDims; ++d) dot += static_cast<double>(c.weaks[i].weights[d]) * v[d];
+                        if ((dot >= 0.0) != fires)  // the float decision may differ from double only at a tie
+                            REQUIRE_MESSAGE(std::abs(dot) < 1e-5, "float and double decisions differ at " << dot);
+                        sum += fires ? c.weaks[i].vote : -c.weaks[i].vote;
+                        ++out.blocks;
+                    }
+                    if (sum < stage.threshold) {
+                        passed = false;
+                        break;
+                    }
+                }
+                if (passed) out.accepted.push_back(to_image(level, x, y));
+            }
+    }
+    std::sort(out.accepted.begin(), out.accepted.end());
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("the HoG detector accepts the windows a brute-force scan accepts, and counts its work") {
+    const auto images = test::real_images();
+    if (images.empty()) return;
+    const HogCascade c = random_cascade(7, 4, 3);
+    int compared = 0;
+    std::size_t accepted = 0;
+    for (const auto& source : images) {
+        if (source.frame > 0) continue;
+        const cv::Mat gray = test::load_gray(source);
+        const GrayView image{gray.data, gray.cols, gray.rows, static_cast<int>(gray.step)};
+        for (const auto& [stride, factor] : {std::pair{kHogSparseStride, 1.2}, std::pair{kHogDenseStride, 1.1}}) {
+            ScanParams params;
+            params.rule.stride = stride;
+            params.pyramid.scale_factor = factor;
+            HogScanStats stats;
+            const std::vector<Detection> found = detect_windows(c, image, params, &stats);
+            const Scan expected = brute_force(c, image, params);
+            std::vector<Rect> rects;
+            for (const Detection& d : found) rects.push_back(d.rect);
+            CHECK_MESSAGE(rects == expected.accepted, source.label << ": " << rects.size() << " vs " << expected.accepted.size());
+            CHECK(stats.windows == expected.windows);
+            CHECK(stats.blocks == expected.blocks);
+            std::int64_t total = 0;
+            for (std::int64_t n : stats.rejected_at) total += n;
+            CHECK(total == stats.windows);
+            CHECK(stats.rejected_at.back() == static_cast<std::int64_t>(found.size()));
+            ++compared;
+            accepted += found.size();
+        }
+    }
+    CHECK(compared > 0);
+    CHECK(accepted > 0);  // the random cascade lets some windows through, so acceptance is tested too
+}
+
+TEST_CASE("mean shift merges each cluster of windows into one mode and ignores input order") {
+    const Size window{64, 128};
+    std::vector<Detection> raw;
+    std::mt19937 random(3);
+    std::uniform_int_distribution<int> jitter(-3, 3);
+    // Three people: at scale 1 near (100, 50), at scale 2 near (300, 40), at scale 1 near (120, 300).
+    const int people[][3] = {{100, 50, 64}, {300, 40, 128}, {120, 300, 64}};
+    for (const auto& p : people)
+        for (int k = 0; k < 6; ++k) {
+            const int w = p[2] + (k % 3 - 1) * p[2] / 16;
+            raw.push_back({{p[0] + jitter(random), p[1] + jitter(random), w, 2 * w}, 1.f});
+        }
+    const std::vector<Detection> modes = mean_shift_modes(raw, window);
+    REQUIRE(modes.size() == 3);
+    for (const auto& p : people) {
+        const auto near = std::find_if(modes.begin(), modes.end(), [&](const Detection& m) {
+            return std::abs(m.rect.x - p[0]) <= 6 && std::abs(m.rect.y - p[1]) <= 8 && std::abs(m.rect.width - p[2]) <= p[2] / 8;
+        });
+        CHECK_MESSAGE(near != modes.end(), "no mode near " << p[0] << "," << p[1] << " width " << p[2]);
+        if (near != modes.end()) CHECK(near->score > 3.f);  // about six supporting windows each
+    }
+    std::reverse(raw.begin(), raw.end());
+    const std::vector<Detection> again = mean_shift_modes(raw, window);
+    REQUIRE(again.size() == modes.size());
+    for (std::size_t i = 0; i < modes.size(); ++i) CHECK(again[i].rect == modes[i].rect);
+    CHECK(mean_shift_modes({}, window).empty());
+}

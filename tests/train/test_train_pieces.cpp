@@ -1,0 +1,283 @@
+// The trainer's parts without real data: thresholds, backward pruning, weights, the random permutation, the
+// feature pool, the split, checkpoint files, the dataset readers, and bad input (InputError with a one-line
+// message; cascade-train exits non-zero).
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <set>
+
+#include "common/error.hpp"
+#include "tests/train/train_test_files.hpp"
+#include "train/backward_pruning.hpp"
+#include "train/boost_weights.hpp"
+#include "train/checkpoint_file.hpp"
+#include "train/dataset.hpp"
+#include "train/holdout_split.hpp"
+#include "train/index_permutation.hpp"
+#include "train/lbp/feature_pool.hpp"
+#include "train/lbp/lbp_trainer.hpp"
+#include "train/negative_images.hpp"
+#include "train/positive_samples.hpp"
+#include "train/wald_threshold.hpp"
+
+namespace fs = std::filesystem;
+using namespace cascade;
+using namespace cascade::train;
+using cascade::test::ScratchDir;
+using cascade::test::write_noise_png;
+
+TEST_CASE("SPRT threshold: rejects below every positive for free, a positive only where negatives dominate") {
+    RejectionInput in;
+    in.positives = {1.0, 2.0, 3.0, 4.0};
+    in.negatives = {-3.0, -2.0, 0.0, 0.5, 1.5, 2.5, 5.0};
+    in.alpha = 0.5;  // a threshold may reject a positive where negatives below it outnumber positives 2:1
+    in.budget = 4;
+    const Rejection r = sprt_rejection(in);
+    // At 2.0: 1/4 of the positives and 5/7 of the negatives lie below: 5/7 * 0.5 >= 1/4. At 3.0: 2/4 against
+    // 6/7 * 0.5: not allowed.
+    CHECK(r.threshold == 2.0f);
+    CHECK(r.positives == 1);
+    CHECK(r.negatives == 5);
+    in.budget = 0;  // no budget: only below every positive
+    CHECK(sprt_rejection(in).threshold == 1.0f);
+    CHECK(final_rejection(in, 1.0f).threshold == 1.0f);
+    in.budget = 2;
+    CHECK(final_rejection(in, 1.0f).threshold == 3.0f);  // the last stage spends the budget without a ratio test
+}
+
+TEST_CASE("float_floor keeps the double it was taken from") {
+    for (double v : {0.1, -0.1, 1.0 / 3.0, -2.0 / 3.0, 1e-30, 12345.678901234})
+        CHECK(static_cast<double>(float_floor(v)) <= v);
+    CHECK(float_floor(0.5) == 0.5f);
+    CHECK(rejection_budget(0.05, 400, 99, 100) == 20);
+    CHECK(rejection_budget(0.05, 400, 49, 100) == 10);
+}
+
+TEST_CASE("backward pruning keeps exactly the positives the full classifier keeps") {
+    // Four positives, three stages; alpha 0.25 drops the one with the lowest final sum (the last).
+    const std::vector<std::vector<double>> sums = {
+        {1.0, 2.0, 3.0}, {-1.0, 0.5, 2.5}, {0.5, -0.5, 4.0}, {2.0, 1.0, 0.0}};
+    const std::vector<float> t = backward_pruning_thresholds(sums, 0.25);
+    REQUIRE(t.size() == 3);
+    CHECK(t[2] == 2.5f);
+    CHECK(t[0] == -1.0f);  // lowest first-stage sum among the three kept; the dropped one does not count
+    CHECK(t[1] == -0.5f);
+}
+
+TEST_CASE("weights: exp(-yH) per class summing to 1/2; trimming drops the lightest, deterministically") {
+    const std::vector<double> w = class_weights({0.0, 1.0, 900.0}, +1);  // 900 would overflow a plain exp(-H)
+    CHECK(w[0] + w[1] + w[2] == doctest::Approx(0.5));
+    CHECK(w[0] / w[1] == doctest::Approx(std::exp(1.0)));
+    const std::vector<double> n = class_weights({0.0, 1.0}, -1);
+    CHECK(n[1] / n[0] == doctest::Approx(std::exp(1.0)));
+    CHECK(trim_weights({0.4, 0.01, 0.3, 0.29}, 0.02) == std::vector<int>{0, 2, 3});
+    CHECK(trim_weights({0.25, 0.25, 0.25, 0.25}, 0.3) == std::vector<int>{0, 1, 2});  // ties by index
+    CHECK(trim_weights({0.4, 0.01}, 0.0).size() == 2);
+}
+
+TEST_CASE("the miner's index permutation visits every index once") {
+    for (std::uint64_t n : {1ull, 2ull, 7ull, 1000ull, 4097ull}) {
+        const IndexPermutation p(n, 42);
+        std::set<std::uint64_t> seen;
+        for (std::uint64_t i = 0; i < n; ++i) seen.insert(p(i));
+        CHECK(seen.size() == n);
+        CHECK(*seen.rbegin() == n - 1);
+    }
+}
+
+TEST_CASE("feature pool: distinct features inside the window, all of them when asked for more") {
+    CHECK(count_lbp_features({3, 3}) == 1);
+    CHECK(count_lbp_features({24, 24}) == 8464);
+    const auto all = sample_lbp_features({24, 24}, 100000, 1);
+    CHECK(all.size() == 8464);
+    const auto pool = sample_lbp_features({64, 128}, 5000, 7);
+    REQUIRE(pool.size() == 5000);
+    std::set<std::tuple<int, int, int, int>> distinct;
+    for (const LbpFeature& f : pool) {
+        CHECK(f.x + 3 * f.width <= 64);
+        CHECK(f.y + 3 * f.height <= 128);
+        distinct.insert({f.x, f.y, f.width, f.height});
+    }
+    CHECK(distinct.size() == pool.size());
+    CHECK(sample_lbp_features({64, 128}, 5000, 7).front().x == pool.front().x);  // same seed, same pool
+}
+
+TEST_CASE("hold-out split keeps groups together and holds out the asked fraction of them") {
+    std::vector<std::string> groups;
+    for (int g = 0; g < 100; ++g)
+        for (int k = 0; k < 1 + g % 3; ++k) groups.push_back("photo" + std::to_string(g));
+    const std::vector<bool> held = held_out_by_group(groups, 0.2, 5);
+    std::set<std::string> held_groups, kept_groups;
+    for (std::size_t i = 0; i < groups.size(); ++i) (held[i] ? held_groups : kept_groups).insert(groups[i]);
+    CHECK(held_groups.size() == 20);
+    for (const std::string& g : held_groups) CHECK(kept_groups.count(g) == 0);
+    CHECK(held_out_by_group(groups, 0.2, 5) == held);
+}
+
+TEST_CASE("checkpoint files: reals read back bit-identical; a wrong kind is refused") {
+    ScratchDir dir("ckpt");
+    StateWriter out("test-kind", 3);
+    out.real("x", 0.1);
+    out.integer("n", -42);
+    out.text("slot", "1 2 3 4");
+    out.text("slot", "-");
+    out.write(dir.file("state"));
+    const StateReader in(dir.file("state"), "test-kind", 3);
+    CHECK(in.real("x") == 0.1);
+    CHECK(in.integer("n") == -42);
+    CHECK(in.all("slot") == std::vector<std::string>{"1 2 3 4", "-"});
+    CHECK_THROWS_AS(in.text("missing"), InputError);
+    CHECK_THROWS_AS(StateReader(dir.file("state"), "other-kind", 3), InputError);
+}
+
+TEST_CASE("positives from INRIA annotations, dlib XML and info files are the boxes, cut out unchanged") {
+    ScratchDir dir("formats");
+    const cv::Mat image = write_noise_png(dir.file("photo.png"), 200, 300, 1);
+    const Rect box{50, 60, 64, 128};
+    const cv::Mat expected = image(cv::Rect(box.x, box.y, box.width, box.height));
+    {
+        std::ofstream f(dir.file("photo.txt"));
+        f << "# PASCAL Annotation Version 1.00\n\nImage filename : \"photo.png\"\n"
+          << "Bounding box for object 1 \"PASperson\" (Xmin, Ymin) - (Xmax, Ymax) : (51, 61) - (114, 188)\n";
+    }
+    {
+        std::ofstream f(dir.file("boxes.xml"));
+        f << "<?xml version='1.0'?>\n<dataset><images><image file='photo.png'>\n"
+          << "<box top='60' left='50' width='64' height='128'/><box top='0' left='0' width='9' height='9' "
+             "ignore='1'/>\n"
+          << "</image></images></dataset>\n";
+    }
+    {
+        std::ofstream f(dir.file("info.dat"));
+        f << "photo.png 1 50 60 64 128\n";
+    }
+    for (const char* source : {"photo.txt", "boxes.xml", "info.dat"}) {
+        CAPTURE(source);
+        const std::vector<PositiveSource> found = find_positives(dir.file(source));
+        REQUIRE(found.size() == 1);
+        const std::vector<PositiveSample> samples = load_positives(found, CropParams{{64, 128}, -1, 0.0, true}, 1);
+        REQUIRE(samples.size() == 2);  // and its mirror image
+        const GrayImage& w = samples[0].window;
+        REQUIRE(w.size() == Size{64, 128});
+        CHECK(cv::norm(cv::Mat(128, 64, CV_8UC1, const_cast<std::uint8_t*>(w.pixels.data())), expected, cv::NORM_INF) ==
+              0);
+        CHECK(samples[1].window.pixels[0] == w.pixels[63]);
+    }
+}
+
+TEST_CASE("crops: the window-sized centre; the group is the photo (trailing letters dropped)") {
+    ScratchDir dir("crops");
+    const cv::Mat image = write_noise_png(dir.file("crop001001b.png"), 96, 160, 2);
+    const std::vector<PositiveSource> found = find_positives(dir.path());
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].group == "crop001001");
+    const GrayImage w = load_positives(found, CropParams{{64, 128}, -1, 0.0, false}, 1)[0].window;
+    CHECK(cv::norm(cv::Mat(128, 64, CV_8UC1, const_cast<std::uint8_t*>(w.pixels.data())),
+                   image(cv::Rect(16, 16, 64, 128)), cv::NORM_INF) == 0);
+}
+
+// The message of the InputError that `f` throws, or "" when it throws none.
+template <class F>
+std::string input_error(F&& f) {
+    try {
+        f();
+    } catch (const InputError& e) {
+        return e.what();
+    }
+    return "";
+}
+
+TEST_CASE("bad input: empty folders, unreadable images, small crops, small negatives, contradictory targets") {
+    ScratchDir dir("bad");
+    fs::create_directories(dir.file("empty"));
+    fs::create_directories(dir.file("pos"));
+    fs::create_directories(dir.file("neg"));
+    write_noise_png(dir.file("pos/crop000001a.png"), 96, 160, 3);
+    write_noise_png(dir.file("neg/a.png"), 320, 240, 4);
+    DatasetSpec spec;
+    spec.positives = {dir.file("pos")};
+    spec.negatives = {dir.file("neg")};
+    spec.crop.window = {64, 128};
+    const auto one_line = [](const std::string& m) { return !m.empty() && m.find('\n') == std::string::npos; };
+
+    SUBCASE("empty folders") {
+        DatasetSpec s = spec;
+        s.positives = {dir.file("empty")};
+        CHECK(one_line(input_error([&] { load_dataset(s); })));
+        s = spec;
+        s.negatives = {dir.file("empty")};
+        const std::string m = input_error([&] { load_dataset(s); });
+        CHECK(m.find("empty") != std::string::npos);
+        CHECK(m.find("no image files") != std::string::npos);
+    }
+    SUBCASE("unreadable image") {
+        std::ofstream(dir.file("neg/broken.jpg")) << "not a JPEG";
+        const std::string m = input_error([&] { load_dataset(spec); });
+        CHECK(m.find("broken.jpg") != std::string::npos);
+        CHECK(one_line(m));
+    }
+    SUBCASE("crop smaller than the window") {
+        write_noise_png(dir.file("pos/crop000002a.png"), 48, 96, 5);
+        const std::string m = input_error([&] { load_dataset(spec); });
+        CHECK(m.find("crop000002a.png: crop is 48x96, smaller than the 64x128 window") != std::string::npos);
+    }
+    SUBCASE("window larger than every negative image") {
+        const std::string m = input_error([&] {
+            index_negative_images({dir.file("neg/a.png")}, {400, 400}, "--neg", 1);
+        });
+        CHECK(m.find("larger than every negative image") != std::string::npos);
+    }
+    SUBCASE("contradictory or out-of-range targets") {
+        LbpTrainConfig c;
+        c.alpha = 0.3;
+        c.target_fpr = 0.8;  // not below the detection rate 0.7 it would go with
+        CHECK(input_error([&] { validate(c); }).find("--target-fpr: contradicts --alpha") == 0);
+        c = LbpTrainConfig{};
+        c.alpha = 1.0;
+        CHECK(input_error([&] { validate(c); }).find("--alpha") == 0);
+        c = LbpTrainConfig{};
+        c.resume = true;
+        CHECK(input_error([&] { validate(c); }).find("--resume") == 0);
+        DatasetSpec s = spec;
+        s.holdout = 0.99;  // the only photo is held out
+        CHECK(input_error([&] { load_dataset(s); }).find("--holdout") == 0);
+    }
+}
+
+// cascade-train beside this test binary (build/tests/X -> build/train/cascade-train).
+std::string cascade_train() {
+    return (fs::read_symlink("/proc/self/exe").parent_path().parent_path() / "train" / "cascade-train").string();
+}
+
+// Runs a command line; returns the exit status and stderr.
+std::pair<int, std::string> run(const std::string& command, const ScratchDir& dir) {
+    const int status = std::system((command + " >/dev/null 2>" + dir.file("stderr")).c_str());
+    std::ifstream in(dir.file("stderr"));
+    std::string err((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    return {WEXITSTATUS(status), err};
+}
+
+TEST_CASE("cascade-train exits non-zero with one line on bad input and bad options") {
+    const std::string exe = cascade_train();
+    if (!fs::exists(exe)) {
+        MESSAGE("SKIP: " << exe << " not built");
+        return;
+    }
+    ScratchDir dir("cli");
+    fs::create_directories(dir.file("empty"));
+    fs::create_directories(dir.file("neg"));
+    write_noise_png(dir.file("neg/a.png"), 320, 240, 6);
+    const std::string base = exe + " lbp --neg " + dir.file("neg") + " --output " + dir.file("m.xml");
+    auto [status, err] = run(base + " --pos " + dir.file("empty"), dir);
+    CHECK(status == 1);
+    CHECK(std::count(err.begin(), err.end(), '\n') == 1);
+    CHECK(err.find("folder holds no image files") != std::string::npos);
+    std::tie(status, err) = run(base + " --pos " + dir.file("empty") + " --alpha 2", dir);
+    CHECK(status == 2);
+    CHECK(err == "cascade-train lbp: error: --alpha: the target miss rate must lie in (0, 1)\n");
+    std::tie(status, err) = run(exe + " lbq", dir);
+    CHECK(status == 2);
+    CHECK(!fs::exists(dir.file("m.xml")));
+}

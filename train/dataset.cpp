@@ -1,0 +1,67 @@
+#include "train/dataset.hpp"
+
+#include <set>
+
+#include "common/error.hpp"
+#include "train/holdout_split.hpp"
+#include "train/image_files.hpp"
+
+namespace cascade::train {
+
+namespace {
+
+// Streams for the two splits.
+constexpr std::uint64_t kPositiveSplit = 11, kNegativeSplit = 12;
+
+std::vector<GrayImage> windows_of(std::vector<PositiveSample>& samples) {
+    std::vector<GrayImage> out;
+    out.reserve(samples.size());
+    for (PositiveSample& s : samples) out.push_back(std::move(s.window));
+    return out;
+}
+
+}  // namespace
+
+Dataset load_dataset(const DatasetSpec& spec) {
+    if (spec.positives.empty()) throw InputError("--pos", "no positive source given");
+    if (spec.negatives.empty()) throw InputError("--neg", "no negative source given");
+    std::vector<PositiveSource> sources;
+    for (const std::string& s : spec.positives) {
+        const std::vector<PositiveSource> found = find_positives(s);
+        sources.insert(sources.end(), found.begin(), found.end());
+    }
+    std::vector<std::string> groups;
+    for (const PositiveSource& s : sources) groups.push_back(s.group);
+    const std::vector<bool> held = held_out_by_group(groups, spec.holdout, spec.seed * 1000003 + kPositiveSplit);
+    std::vector<PositiveSource> train, test;
+    for (std::size_t i = 0; i < sources.size(); ++i) (held[i] ? test : train).push_back(sources[i]);
+    if (train.empty()) throw InputError("--holdout", "holds out every positive: nothing is left to train on");
+
+    Dataset data;
+    data.photos = static_cast<int>(std::set<std::string>(groups.begin(), groups.end()).size());
+    std::set<std::string> held_groups;
+    for (const PositiveSource& s : test) held_groups.insert(s.group);
+    data.heldout_photos = static_cast<int>(held_groups.size());
+    std::vector<PositiveSample> samples = load_positives(train, spec.crop, spec.threads);
+    for (const PositiveSample& s : samples) data.positive_groups.push_back(s.group);
+    data.positives = windows_of(samples);
+    CropParams plain = spec.crop;
+    plain.mirror = false;
+    samples = load_positives(test, plain, spec.threads);
+    data.heldout_positives = windows_of(samples);
+
+    std::vector<std::string> images;
+    for (const std::string& s : spec.negatives) {
+        const std::vector<std::string> found = list_images(s);
+        images.insert(images.end(), found.begin(), found.end());
+    }
+    const std::vector<bool> held_images = held_out_by_group(images, spec.holdout, spec.seed * 1000003 + kNegativeSplit);
+    std::vector<std::string> train_images;
+    for (std::size_t i = 0; i < images.size(); ++i)
+        (held_images[i] ? data.heldout_negatives : train_images).push_back(images[i]);
+    if (train_images.empty()) throw InputError("--holdout", "holds out every negative image: nothing is left to mine");
+    data.negatives = index_negative_images(train_images, spec.crop.window, "--neg", spec.threads);
+    return data;
+}
+
+}  // namespace cascade::train

@@ -1,0 +1,89 @@
+#include "train/hog/block_svm.hpp"
+
+#include <linear.h>
+
+#include <cmath>
+#include <memory>
+
+namespace cascade::hog_train {
+
+namespace {
+
+void print_nothing(const char*) {}
+
+struct ModelDeleter {
+    void operator()(model* m) const { free_and_destroy_model(&m); }
+};
+
+}  // namespace
+
+std::vector<int> resample_multiplicities(const std::vector<double>& weights, int draws) {
+    double total = 0.0;
+    for (double w : weights) total += w;
+    std::vector<int> m(weights.size(), 0);
+    double cumulative = 0.0;
+    long long previous = 0;
+    for (std::size_t i = 0; i < weights.size(); ++i) {
+        cumulative += weights[i];
+        const long long upto = i + 1 == weights.size()
+                                   ? draws
+                                   : static_cast<long long>(std::floor(draws * (cumulative / total) + 0.5));
+        m[i] = static_cast<int>(upto - previous);
+        previous = upto;
+    }
+    return m;
+}
+
+HogWeak train_block_svm(const Rect& block, const std::vector<float>& descriptors, const std::vector<int>& labels,
+                        const std::vector<int>& multiplicities, const SvmOptions& options) {
+    static const bool silenced = (set_print_string_function(&print_nothing), true);  // once, thread-safe
+    (void)silenced;
+    HogWeak weak;
+    weak.block = block;
+    weak.bias = -1.f;  // never fires, unless trained below
+
+    constexpr int kNodes = kHogBlockDims + 2;  // 36 features, the bias feature, the terminator
+    const std::size_t n = labels.size();
+    std::vector<feature_node> nodes(n * kNodes);
+    std::vector<feature_node*> x;
+    std::vector<double> y;
+    bool seen_positive = false, seen_negative = false;
+    for (std::size_t i = 0; i < n; ++i) {
+        if (multiplicities[i] <= 0) continue;
+        feature_node* row = &nodes[i * kNodes];
+        int k = 0;
+        for (int d = 0; d < kHogBlockDims; ++d) {
+            const float v = descriptors[i * kHogBlockDims + static_cast<std::size_t>(d)];
+            if (v != 0.f) row[k++] = {d + 1, v};
+        }
+        row[k++] = {kHogBlockDims + 1, 1.0};
+        row[k] = {-1, 0.0};
+        for (int copy = 0; copy < multiplicities[i]; ++copy) {
+            x.push_back(row);
+            y.push_back(labels[i] > 0 ? 1.0 : -1.0);
+        }
+        (labels[i] > 0 ? seen_positive : seen_negative) = true;
+    }
+    if (!seen_positive || !seen_negative) return weak;
+
+    problem prob{};
+    prob.l = static_cast<int>(x.size());
+    prob.n = kHogBlockDims + 1;
+    prob.y = y.data();
+    prob.x = x.data();
+    prob.bias = 1.0;
+    parameter param{};
+    param.solver_type = L2R_L2LOSS_SVC;
+    param.eps = options.epsilon;
+    param.C = options.c;
+    param.p = 0.1;
+
+    const std::unique_ptr<model, ModelDeleter> trained(train(&prob, &param));
+    // liblinear orders labels by first appearance; its decision value is positive for label[0].
+    const float sign = trained->label[0] == 1 ? 1.f : -1.f;
+    for (int d = 0; d < kHogBlockDims; ++d) weak.weights[d] = sign * static_cast<float>(trained->w[d]);
+    weak.bias = sign * static_cast<float>(trained->w[kHogBlockDims]);
+    return weak;
+}
+
+}  // namespace cascade::hog_train

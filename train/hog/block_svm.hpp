@@ -1,0 +1,37 @@
+// One weak-learner candidate: a linear SVM on one block's 36-D descriptor, trained with the AdaBoost sample
+// weights.
+//
+// Library: liblinear (Debian's liblinear 2.3) through its C API. Neither Debian's liblinear nor its libsvm
+// (3.24) accepts per-instance weights (that is the separate "-W" fork, liblinear-weights, which Debian does
+// not package); both accept only per-class weights. So the weights enter through integer multiplicities:
+// the weighted objective sum_i w_i loss_i is approximated by systematic resampling, instance i entering the
+// problem m_i times with m_i ~ w_i * M (resample_multiplicities), duplicates sharing one feature array. This
+// is boosting by resampling (Freund and Schapire), deterministic here (a fixed offset, no random draw).
+// The solver is L2R_L2LOSS_SVC (primal squared-hinge SVM, trust-region Newton): unlike liblinear's dual
+// solvers it draws no rand(), so it is deterministic and safe to run on many threads at once. The bias is a
+// constant feature (liblinear's usual -B 1), regularised with the weights.
+#pragma once
+
+#include <vector>
+
+#include "common/model.hpp"
+
+namespace cascade::hog_train {
+
+struct SvmOptions {
+    double c = 1.0;        // liblinear's C
+    double epsilon = 0.01;  // liblinear's stopping tolerance for L2R_L2LOSS_SVC
+};
+
+// m_i for weights w (sum > 0) and M draws: floor(M W_i + 1/2) - floor(M W_(i-1) + 1/2) with W the cumulative
+// normalised weights. Sums to M.
+std::vector<int> resample_multiplicities(const std::vector<double>& weights, int draws);
+
+// Trains on descriptors (n x kHogBlockDims floats, sample-major), labels (+1 / -1) and multiplicities; returns
+// the SVM as a HogWeak on `block` (weights and bias as floats, vote 0), oriented so that it fires (weights . v
+// + bias >= 0) for the positive side. Needs at least one instance of each label among those with m_i > 0;
+// returns a learner that never fires otherwise. Silences liblinear's progress output (process-wide).
+HogWeak train_block_svm(const Rect& block, const std::vector<float>& descriptors, const std::vector<int>& labels,
+                        const std::vector<int>& multiplicities, const SvmOptions& options);
+
+}  // namespace cascade::hog_train

@@ -1,0 +1,201 @@
+#include "train/hog/cascade_trainer.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+
+#include "common/cascade_eval.hpp"
+#include "common/error.hpp"
+#include "common/hog_block_pool.hpp"
+#include "common/hog_eval.hpp"
+#include "common/model_io.hpp"
+#include "common/parallel.hpp"
+#include "train/checkpoint_file.hpp"
+
+namespace fs = std::filesystem;
+
+namespace cascade::hog_train {
+
+namespace {
+
+constexpr const char* kStateKind = "cascade-train-hog";
+constexpr int kStateVersion = 1;
+
+std::string format(const char* pattern, double a, double b = 0.0, double c = 0.0, double d = 0.0) {
+    char text[256];
+    std::snprintf(text, sizeof text, pattern, a, b, c, d);
+    return text;
+}
+
+// Indices of the windows that the cascade accepts (all of them for an empty cascade).
+std::vector<int> accepted(const HogCascade& cascade, const WindowSet& windows, int threads) {
+    const HogCascadeView view = view_of(cascade);
+    std::vector<char> pass(static_cast<std::size_t>(windows.size()));
+    parallel_for(
+        windows.size(),
+        [&](int i) {
+            const HogIntegralView sampler = windows.view(i);
+            int rejected_at = 0;
+            double score = 0.0;
+            pass[static_cast<std::size_t>(i)] =
+                accept_window(view, HogWindow<HogIntegralView>{view, sampler, 0, 0}, rejected_at, score);
+        },
+        threads);
+    std::vector<int> out;
+    for (int i = 0; i < windows.size(); ++i)
+        if (pass[static_cast<std::size_t>(i)]) out.push_back(i);
+    return out;
+}
+
+struct Checkpoint {
+    std::string fingerprint;
+    double seconds = 0.0;
+    std::vector<StageSummary> stages;
+};
+
+void write_checkpoint(const std::string& dir, const HogCascade& cascade, const Checkpoint& state) {
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    if (ec) throw InputError(dir, "cannot create the checkpoint folder (" + ec.message() + ")");
+    save_model(Model{cascade, dir + "/cascade.xml"}, dir + "/cascade.xml");
+    train::StateWriter writer(kStateKind, kStateVersion);
+    writer.text("fingerprint", state.fingerprint);
+    writer.real("seconds", state.seconds);
+    for (const StageSummary& s : state.stages) {
+        writer.integer("stage_learners", s.learners);
+        writer.real("stage_hit_rate", s.hit_rate);
+        writer.real("stage_false_alarm", s.false_alarm);
+    }
+    writer.write(dir + "/state.txt");
+}
+
+// Reads the checkpoint; the cascade is cut back to the stages that state.txt records (a stop between the two
+// writes leaves cascade.xml one stage ahead).
+Checkpoint read_checkpoint(const std::string& dir, HogCascade& cascade) {
+    const train::StateReader reader(dir + "/state.txt", kStateKind, kStateVersion);
+    Checkpoint state;
+    state.fingerprint = reader.text("fingerprint");
+    state.seconds = reader.real("seconds");
+    const std::vector<std::string> learners = reader.all("stage_learners"), hits = reader.all("stage_hit_rate"),
+                                   alarms = reader.all("stage_false_alarm");
+    if (hits.size() != learners.size() || alarms.size() != learners.size()) reader.fail("stage entries do not match");
+    for (std::size_t i = 0; i < learners.size(); ++i)
+        state.stages.push_back({std::stoi(learners[i]), std::strtod(hits[i].c_str(), nullptr),
+                                std::strtod(alarms[i].c_str(), nullptr)});
+    const Model model = load_model(dir + "/cascade.xml");
+    const auto* hog = std::get_if<HogCascade>(&model.cascade);
+    if (!hog) throw InputError(dir + "/cascade.xml", "is not a HoG cascade");
+    if (hog->stages.size() < state.stages.size()) reader.fail("records more stages than cascade.xml holds");
+    cascade = *hog;
+    cascade.stages.resize(state.stages.size());
+    cascade.weaks.resize(cascade.stages.empty() ? 0
+                                                : static_cast<std::size_t>(cascade.stages.back().first + cascade.stages.back().count));
+    return state;
+}
+
+}  // namespace
+
+TrainingOutcome train_cascade(WindowSet positives, const std::vector<train::NegativeImage>& negatives,
+                              const CascadeOptions& options, train::Progress& progress) {
+    TrainingOutcome outcome;
+    HogCascade& cascade = outcome.cascade;
+    cascade.window = options.window;
+    cascade.policy = SumPolicy::per_stage;
+    Checkpoint state;
+    state.fingerprint = options.fingerprint;
+    if (options.resume) {
+        state = read_checkpoint(options.checkpoint_dir, cascade);
+        if (state.fingerprint != options.fingerprint)
+            throw InputError(options.checkpoint_dir,
+                             "was written with other data or settings; resume needs the same (checkpoint: " +
+                                 state.fingerprint + "; now: " + options.fingerprint + ")");
+        progress.log("resuming after stage " + std::to_string(state.stages.size()) + " from " + options.checkpoint_dir);
+    }
+    outcome.stages = state.stages;
+    const double earlier_seconds = state.seconds;
+    auto seconds = [&] { return earlier_seconds + progress.elapsed(); };
+    auto show = [&](double false_alarm) {
+        const double done = false_alarm >= 1.0 ? 0.0 : std::log(false_alarm) / std::log(options.target_false_alarm);
+        progress.update(static_cast<int>(std::clamp(done, 0.0, 1.0) * kProgressUnits));
+    };
+
+    double training_false_alarm = 1.0, training_hit_rate = 1.0;  // products of the stages' own rates
+    for (const StageSummary& s : outcome.stages) {
+        training_false_alarm *= s.false_alarm;
+        training_hit_rate *= s.hit_rate;
+    }
+    double measured_false_alarm = training_false_alarm;  // until mining measures it
+    const std::vector<Rect> pool = hog_block_pool(options.window);
+    outcome.stop_reason = "reached " + std::to_string(options.max_stages) + " stages";
+
+    for (int s = static_cast<int>(cascade.stages.size()); s < options.max_stages; ++s) {
+        const double stage_start = seconds();
+        const std::string name = "stage " + std::to_string(s + 1);
+
+        positives.keep(accepted(cascade, positives, options.stage.threads));
+
+        WindowSet mined_negatives(options.window);
+        const MiningReport mined = mine_negatives(cascade, negatives, s, options.mining, mined_negatives,
+                                                  [&](int, int) { show(measured_false_alarm); });
+        measured_false_alarm = static_cast<double>(mined.false_positives) /
+                               static_cast<double>(std::max<std::int64_t>(mined.windows_scanned, 1));
+        std::string mining = std::to_string(mined.found) + " negatives from " + std::to_string(mined.images_scanned) +
+                             "/" + std::to_string(mined.images_total) + " images, " +
+                             std::to_string(mined.windows_scanned) + " windows scanned, " +
+                             std::to_string(mined.false_positives) + " false positives" +
+                             format(" (FPPW of the %.0f stages so far: %.3g)", s, measured_false_alarm);
+        if (mined.ran_dry())
+            mining += "; the negative images ran dry (at most " + std::to_string(mined.per_image) + " kept per image)";
+        progress.log(name + " mining: " + mining);
+        show(measured_false_alarm);
+        if (s > 0 && measured_false_alarm <= options.target_false_alarm) {
+            outcome.stop_reason = format("the cascade's FPPW on the negative images, %.3g, reached the target %.3g",
+                                         measured_false_alarm, options.target_false_alarm);
+            break;
+        }
+        if (mined.found < options.min_negatives) {
+            outcome.stop_reason = "the negative images yield only " + std::to_string(mined.found) +
+                                  " false positives (fewer than " + std::to_string(options.min_negatives) + ")";
+            break;
+        }
+
+        const StageResult stage = train_stage(positives, mined_negatives, pool, s, options.stage, [&](const WeakReport& w) {
+            progress.log(name + " learner " + std::to_string(w.index + 1) + ": block " + std::to_string(w.block.x) + "," +
+                         std::to_string(w.block.y) + " " + std::to_string(w.block.width) + "x" +
+                         std::to_string(w.block.height) +
+                         format(", weighted error %.4f, vote %.4f, threshold %.4f, hit rate %.4f", w.weighted_error, w.vote,
+                                w.threshold, w.hit_rate) +
+                         format(", false alarm %.4f", w.false_alarm));
+            show(measured_false_alarm * w.false_alarm);
+        });
+        if (stage.weaks.empty()) {
+            outcome.stop_reason = "no weak learner beats chance on the mined negatives";
+            break;
+        }
+
+        cascade.stages.push_back({static_cast<int>(cascade.weaks.size()), static_cast<int>(stage.weaks.size()), stage.threshold});
+        cascade.weaks.insert(cascade.weaks.end(), stage.weaks.begin(), stage.weaks.end());
+        outcome.stages.push_back({static_cast<int>(stage.weaks.size()), stage.hit_rate, stage.false_alarm});
+        training_false_alarm *= stage.false_alarm;
+        training_hit_rate *= stage.hit_rate;
+        progress.log(name + ": " + std::to_string(stage.weaks.size()) + " learners" +
+                     format(", threshold %.4f, hit rate %.4f, false alarm %.4f", stage.threshold, stage.hit_rate,
+                            stage.false_alarm) +
+                     format("; products: hit rate %.4f, false alarm %.3g", training_hit_rate, training_false_alarm) +
+                     "; positives " + std::to_string(positives.size()) + ", negatives " +
+                     std::to_string(mined_negatives.size()) + "; " + train::Progress::duration(seconds() - stage_start));
+        if (stage.false_alarm > options.stage.max_false_alarm)
+            progress.log(name + ": stopped at " + std::to_string(options.stage.max_weaks) +
+                         " learners above the false-alarm goal");
+        if (!options.checkpoint_dir.empty()) {
+            state.stages = outcome.stages;
+            state.seconds = seconds();
+            write_checkpoint(options.checkpoint_dir, cascade, state);
+        }
+    }
+    outcome.seconds = seconds();
+    return outcome;
+}
+
+}  // namespace cascade::hog_train

@@ -1,0 +1,75 @@
+#include "train/hog/hog_data.hpp"
+
+#include "common/error.hpp"
+#include "common/hog_features.hpp"
+#include "common/parallel.hpp"
+#include "train/holdout_split.hpp"
+#include "train/image_files.hpp"
+
+namespace cascade::hog_train {
+
+namespace {
+
+// The streams of train/dataset.cpp's splits, so that both trainers hold out the same data for a seed.
+constexpr std::uint64_t kPositiveSplit = 11, kNegativeSplit = 12;
+
+std::uint64_t split_seed(std::uint64_t seed, std::uint64_t stream) { return seed * 1000003 + stream; }
+
+}  // namespace
+
+HogData find_hog_data(const std::vector<std::string>& positive_sources, const std::vector<std::string>& negative_sources,
+                      Size window, double holdout, std::uint64_t seed, int threads) {
+    if (positive_sources.empty()) throw InputError("--pos", "no positive source given");
+    if (negative_sources.empty()) throw InputError("--neg", "no negative source given");
+    HogData data;
+    std::vector<train::PositiveSource> sources;
+    for (const std::string& source : positive_sources)
+        for (const train::PositiveSource& s : train::find_positives(source)) {
+            if (s.box) throw InputError(source, "holds annotated boxes; the HoG trainer takes crops with a margin");
+            sources.push_back(s);
+        }
+    std::vector<std::string> groups;
+    for (const train::PositiveSource& s : sources) groups.push_back(s.group);
+    const std::vector<bool> held = train::held_out_by_group(groups, holdout, split_seed(seed, kPositiveSplit));
+    for (std::size_t i = 0; i < sources.size(); ++i) (held[i] ? data.held_positives : data.train_positives).push_back(sources[i]);
+    if (data.train_positives.empty()) throw InputError("--holdout", "holds out every positive: nothing is left to train on");
+
+    std::vector<std::string> images;
+    for (const std::string& source : negative_sources) {
+        const std::vector<std::string> found = train::list_images(source);
+        images.insert(images.end(), found.begin(), found.end());
+    }
+    const std::vector<bool> held_images = train::held_out_by_group(images, holdout, split_seed(seed, kNegativeSplit));
+    std::vector<std::string> train_images, held_out_images;
+    for (std::size_t i = 0; i < images.size(); ++i) (held_images[i] ? held_out_images : train_images).push_back(images[i]);
+    if (train_images.empty()) throw InputError("--holdout", "holds out every negative image: nothing is left to mine");
+    data.train_negatives = train::index_negative_images(train_images, window, "--neg", threads);
+    if (!held_out_images.empty())
+        data.held_negatives = train::index_negative_images(held_out_images, window, "--neg (held out)", threads);
+    return data;
+}
+
+WindowSet load_positive_windows(const std::vector<train::PositiveSource>& crops, Size window, int margin, int threads) {
+    const Size expected{window.width + 2 * margin, window.height + 2 * margin};
+    std::vector<WindowSet> one(crops.size(), WindowSet(window));
+    parallel_for(
+        static_cast<int>(crops.size()),
+        [&](int i) {
+            const std::string& path = crops[static_cast<std::size_t>(i)].path;
+            const GrayImage crop = train::read_gray(path);
+            if (!(crop.size() == expected))
+                throw InputError(path, "is " + std::to_string(crop.width) + "x" + std::to_string(crop.height) + ", expected " +
+                                           std::to_string(expected.width) + "x" + std::to_string(expected.height) + " (a " +
+                                           std::to_string(window.width) + "x" + std::to_string(window.height) +
+                                           " window with a " + std::to_string(margin) + " px margin)");
+            HogIntegral integral;
+            compute_hog_integral(crop.view(), integral);
+            one[static_cast<std::size_t>(i)].add(integral.view(), margin, margin);
+        },
+        threads);
+    WindowSet all(window);
+    for (const WindowSet& w : one) all.append(w, w.size());
+    return all;
+}
+
+}  // namespace cascade::hog_train

@@ -1,0 +1,99 @@
+#include "train/hog/hog_mining.hpp"
+
+#include <algorithm>
+
+#include "common/cascade_eval.hpp"
+#include "common/hog_cpu_detector.hpp"
+#include "common/hog_eval.hpp"
+#include "common/parallel.hpp"
+#include "common/pyramid.hpp"
+#include "train/image_files.hpp"
+#include "train/random.hpp"
+
+namespace cascade::hog_train {
+
+namespace {
+
+constexpr std::uint64_t kOrderKey = 0x4f524452, kImageKey = 0x494d4147;  // random keys: visiting order, images
+
+// Images per parallel chunk: fixed, so that where mining stops does not depend on the number of threads.
+constexpr int kChunk = 32;
+
+struct ImageHarvest {
+    WindowSet kept;
+    std::int64_t windows = 0;
+    std::int64_t false_positives = 0;
+};
+
+void scan_image(const HogCascadeView& view, const GrayImage& image, train::Random& random, const MiningOptions& options,
+                ImageHarvest& harvest) {
+    PyramidParams pyramid;
+    pyramid.scale_factor = options.scale_factor;
+    const Size window = view.window;
+    HogIntegral integral;  // reused: levels shrink, so no level reallocates
+    for (const PyramidLevel& level : pyramid_levels(image.size(), window, pyramid)) {
+        compute_hog_level(image.view(), level, integral);
+        const HogIntegralView sums = integral.view();
+        const int x0 = static_cast<int>(random.below(static_cast<std::uint64_t>(options.stride)));
+        const int y0 = static_cast<int>(random.below(static_cast<std::uint64_t>(options.stride)));
+        for (int y = y0; y + window.height <= level.size.height; y += options.stride) {
+            for (int x = x0; x + window.width <= level.size.width; x += options.stride) {
+                ++harvest.windows;
+                int rejected_at = 0;
+                double score = 0.0;
+                if (!accept_window(view, HogWindow<HogIntegralView>{view, sums, x, y}, rejected_at, score)) continue;
+                ++harvest.false_positives;
+                if (harvest.kept.size() < options.per_image) {
+                    harvest.kept.add(sums, x, y);
+                } else {
+                    const auto slot = random.below(static_cast<std::uint64_t>(harvest.false_positives));
+                    if (slot < static_cast<std::uint64_t>(options.per_image)) harvest.kept.replace(static_cast<int>(slot), sums, x, y);
+                }
+            }
+        }
+    }
+}
+
+}  // namespace
+
+MiningReport mine_negatives(const HogCascade& cascade, const std::vector<train::NegativeImage>& images, int stage_index,
+                            const MiningOptions& options, WindowSet& out,
+                            const std::function<void(int, int)>& on_progress) {
+    const HogCascadeView view = view_of(cascade);
+    const int num_images = static_cast<int>(images.size());
+    const auto stage = static_cast<std::uint64_t>(stage_index);
+    const std::vector<int> order = train::Random(options.seed, {kOrderKey, stage}).permutation(num_images);
+
+    // Enough windows per image for `count` even from few images.
+    MiningOptions effective = options;
+    effective.per_image = std::max(options.per_image, (options.count + num_images - 1) / std::max(num_images, 1));
+
+    MiningReport report;
+    report.requested = options.count;
+    report.per_image = effective.per_image;
+    report.images_total = num_images;
+    out.clear();
+    for (int start = 0; start < num_images && out.size() < options.count; start += kChunk) {
+        const int chunk = std::min(kChunk, num_images - start);
+        std::vector<ImageHarvest> harvests(static_cast<std::size_t>(chunk), ImageHarvest{WindowSet(cascade.window)});
+        parallel_for(
+            chunk,
+            [&](int k) {
+                const int image = order[static_cast<std::size_t>(start + k)];
+                train::Random random(options.seed, {kImageKey, stage, static_cast<std::uint64_t>(image)});
+                scan_image(view, train::read_gray(images[static_cast<std::size_t>(image)].path), random, effective, harvests[static_cast<std::size_t>(k)]);
+            },
+            options.threads);
+        for (const ImageHarvest& h : harvests) {
+            out.append(h.kept, std::min(h.kept.size(), options.count - out.size()));
+            report.windows_scanned += h.windows;
+            report.false_positives += h.false_positives;
+        }
+        report.images_scanned += chunk;
+        on_progress(report.images_scanned, out.size());
+    }
+    report.found = out.size();
+    return report;
+}
+
+}  // namespace cascade::hog_train

@@ -1,0 +1,49 @@
+// Training windows for the HoG trainer: each one the integral histograms of one detection window, cut out of
+// its image's (or pyramid level's) table.
+//
+// A window's (w+1) x (h+1) corners are all that its blocks read, and corner differences do not change when
+// the table is cut out (the uint32 sums wrap, differences stay exact), so a stored window evaluates exactly as
+// the same window does inside the detector's full table, gradients at its border included (they were taken
+// with the image's neighbouring pixels). 65 x 129 x 9 x 4 bytes = 302 KB per 64x128 window.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "common/geometry.hpp"
+#include "common/hog_features.hpp"
+
+namespace cascade::hog_train {
+
+class WindowSet {
+public:
+    explicit WindowSet(Size window = {64, 128});
+
+    Size window() const { return window_; }
+    int size() const { return static_cast<int>(data_.size() / table_size_); }
+    bool empty() const { return data_.empty(); }
+
+    // Appends the window whose top-left corner is (x, y) in `source`'s table.
+    void add(const HogIntegralView& source, int x, int y);
+    // Overwrites window i with the window at (x, y) of `source`.
+    void replace(int i, const HogIntegralView& source, int x, int y);
+    void append(const WindowSet& other, int count);  // the first `count` windows of `other`
+    void keep(const std::vector<int>& indices);       // keeps those windows, in that order
+    void clear() { data_.clear(); }
+
+    // A sampler over window i, whose top-left corner is (0, 0).
+    HogIntegralView view(int i) const {
+        return {data_.data() + static_cast<std::size_t>(i) * table_size_, row_size_};
+    }
+
+private:
+    static const std::uint32_t* source_row(const HogIntegralView& source, int x, int y, int r);
+
+    Size window_;
+    int row_size_;            // (width + 1) * kHogBins
+    std::size_t table_size_;  // row_size_ * (height + 1)
+    std::vector<std::uint32_t> data_;
+};
+
+}  // namespace cascade::hog_train

@@ -1,0 +1,60 @@
+#include "train/lbp/feature_pool.hpp"
+
+#include <algorithm>
+#include <tuple>
+#include <unordered_set>
+
+#include "train/random.hpp"
+
+namespace cascade::train {
+
+namespace {
+
+std::uint64_t key(const LbpFeature& f) {
+    return (static_cast<std::uint64_t>(static_cast<std::uint16_t>(f.height)) << 48) |
+           (static_cast<std::uint64_t>(static_cast<std::uint16_t>(f.width)) << 32) |
+           (static_cast<std::uint64_t>(static_cast<std::uint16_t>(f.y)) << 16) | static_cast<std::uint16_t>(f.x);
+}
+
+LbpFeature make(int x, int y, int w, int h) {
+    return {static_cast<std::int16_t>(x), static_cast<std::int16_t>(y), static_cast<std::int16_t>(w),
+            static_cast<std::int16_t>(h)};
+}
+
+}  // namespace
+
+long long count_lbp_features(Size window) {
+    long long n = 0;
+    for (int h = 1; 3 * h <= window.height; ++h)
+        for (int w = 1; 3 * w <= window.width; ++w)
+            n += static_cast<long long>(window.width - 3 * w + 1) * (window.height - 3 * h + 1);
+    return n;
+}
+
+std::vector<LbpFeature> sample_lbp_features(Size window, int count, std::uint64_t seed) {
+    std::vector<LbpFeature> pool;
+    if (count >= count_lbp_features(window)) {
+        for (int h = 1; 3 * h <= window.height; ++h)
+            for (int w = 1; 3 * w <= window.width; ++w)
+                for (int y = 0; y + 3 * h <= window.height; ++y)
+                    for (int x = 0; x + 3 * w <= window.width; ++x) pool.push_back(make(x, y, w, h));
+        return pool;
+    }
+    const int max_w = window.width / 3, max_h = window.height / 3;
+    Random random(seed, {0x6c6270706f6f6cull});
+    std::unordered_set<std::uint64_t> seen;
+    while (static_cast<int>(pool.size()) < count) {
+        const int w = 1 + static_cast<int>(random.below(static_cast<std::uint64_t>(max_w)));
+        const int h = 1 + static_cast<int>(random.below(static_cast<std::uint64_t>(max_h)));
+        const int x = static_cast<int>(random.below(static_cast<std::uint64_t>(window.width - 3 * w + 1)));
+        const int y = static_cast<int>(random.below(static_cast<std::uint64_t>(window.height - 3 * h + 1)));
+        const LbpFeature f = make(x, y, w, h);
+        if (seen.insert(key(f)).second) pool.push_back(f);
+    }
+    std::sort(pool.begin(), pool.end(), [](const LbpFeature& a, const LbpFeature& b) {
+        return std::tie(a.height, a.width, a.y, a.x) < std::tie(b.height, b.width, b.y, b.x);
+    });
+    return pool;
+}
+
+}  // namespace cascade::train

@@ -1,0 +1,94 @@
+#include "train/lbp/lbp_checkpoint.hpp"
+
+#include <cstdlib>
+#include <filesystem>
+#include <sstream>
+
+#include "common/error.hpp"
+#include "common/model_io.hpp"
+#include "train/checkpoint_file.hpp"
+
+namespace cascade::train {
+
+namespace {
+
+constexpr const char* kKind = "cascade-train-lbp-checkpoint";
+constexpr int kVersion = 1;
+
+// The first `weaks` weak learners (one per stage) of a cascade written later than the state.
+LbpCascade first_weaks(LbpCascade cascade, int weaks, const StateReader& state) {
+    if (cascade.policy != SumPolicy::running || static_cast<int>(cascade.weaks.size()) < weaks ||
+        static_cast<int>(cascade.stages.size()) != static_cast<int>(cascade.weaks.size()))
+        state.fail("its model does not hold the " + std::to_string(weaks) + " WaldBoost weak learners it records");
+    cascade.weaks.resize(static_cast<std::size_t>(weaks));
+    cascade.stages.resize(static_cast<std::size_t>(weaks));
+    cascade.responses.resize(static_cast<std::size_t>(weaks) * kLbpCodes);
+    return cascade;
+}
+
+}  // namespace
+
+std::string checkpoint_model_path(const std::string& path) {
+    return path + ".xml";
+}
+
+void save_lbp_checkpoint(const std::string& path, const LbpTrainingState& state, const TrainingSettings& settings) {
+    save_model(Model{state.cascade, checkpoint_model_path(path)}, checkpoint_model_path(path));
+    StateWriter out(kKind, kVersion);
+    for (const auto& [name, value] : settings) out.text("setting", name + " " + value);
+    out.integer("weak_learners", static_cast<long long>(state.cascade.weaks.size()));
+    out.integer("next", state.cursor.next);
+    for (long long consumed : state.cursor.consumed) out.integer("consumed", consumed);
+    out.real("reach_at_refill", state.reach_at_refill);
+    out.integer("pool_at_refill", state.pool_at_refill);
+    out.integer("windows_scanned", state.windows_scanned);
+    out.integer("negatives_mined", state.negatives_mined);
+    for (const auto& slot : state.pool)
+        out.text("slot", slot ? std::to_string(slot->image) + " " + std::to_string(slot->level) + " " +
+                                    std::to_string(slot->x) + " " + std::to_string(slot->y)
+                              : "-");
+    out.write(path);
+}
+
+std::optional<LbpTrainingState> load_lbp_checkpoint(const std::string& path, const TrainingSettings& settings) {
+    if (!std::filesystem::exists(path)) return std::nullopt;
+    const StateReader in(path, kKind, kVersion);
+    const std::vector<std::string> recorded = in.all("setting");
+    for (std::size_t i = 0; i < settings.size(); ++i) {
+        const std::string wanted = settings[i].first + " " + settings[i].second;
+        if (i >= recorded.size() || recorded[i] != wanted)
+            in.fail("written under other settings: " + (i < recorded.size() ? recorded[i] : "(none)") + " there, " +
+                    wanted + " here (resume with the original options and data, or start afresh)");
+    }
+    if (recorded.size() != settings.size()) in.fail("written under other settings (more of them)");
+
+    LbpTrainingState state;
+    const Model model = load_model(checkpoint_model_path(path));
+    const auto* cascade = std::get_if<LbpCascade>(&model.cascade);
+    if (!cascade) in.fail("its model is not an LBP cascade");
+    state.cascade = first_weaks(*cascade, static_cast<int>(in.integer("weak_learners")), in);
+    state.cursor.next = static_cast<int>(in.integer("next"));
+    for (const std::string& consumed : in.all("consumed")) {
+        char* end = nullptr;
+        state.cursor.consumed.push_back(std::strtoll(consumed.c_str(), &end, 10));
+        if (consumed.empty() || *end != '\0') in.fail("malformed consumed count '" + consumed + "'");
+    }
+    state.reach_at_refill = in.real("reach_at_refill");
+    state.pool_at_refill = static_cast<int>(in.integer("pool_at_refill"));
+    state.windows_scanned = in.integer("windows_scanned");
+    state.negatives_mined = in.integer("negatives_mined");
+    for (const std::string& slot : in.all("slot")) {
+        if (slot == "-") {
+            state.pool.emplace_back();
+            continue;
+        }
+        std::istringstream fields(slot);
+        NegativeWindow w;
+        std::string rest;
+        if (!(fields >> w.image >> w.level >> w.x >> w.y) || (fields >> rest)) in.fail("malformed slot '" + slot + "'");
+        state.pool.emplace_back(w);
+    }
+    return state;
+}
+
+}  // namespace cascade::train

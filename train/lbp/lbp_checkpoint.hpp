@@ -1,0 +1,42 @@
+// The LBP trainer's checkpoint: everything beside the training data and the settings that the training needs
+// to continue exactly as an uninterrupted run would.
+//
+// Two files: the cascade so far in the project's XML at `path`.xml (cascade-detect can try it), and the state
+// at `path`. The model is written first and the state second, and the state names its number of weak learners;
+// since training only appends, a kill between the two writes leaves a newer model whose first weak learners
+// are exactly the state's, and loading cuts it back to them.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "common/model.hpp"
+#include "train/negative_miner.hpp"
+
+namespace cascade::train {
+
+// Named settings that decide the course of training (options and a fingerprint of the data); a checkpoint
+// resumes only under the same ones.
+using TrainingSettings = std::vector<std::pair<std::string, std::string>>;
+
+struct LbpTrainingState {
+    LbpCascade cascade;
+    std::vector<std::optional<NegativeWindow>> pool;  // per negative slot; empty: slot not live
+    MiningCursor cursor;
+    double reach_at_refill = 1.0;  // fraction of all negative windows that passed the cascade at the last refill
+    int pool_at_refill = 0;        // live negatives right after that refill
+    long long windows_scanned = 0;
+    long long negatives_mined = 0;
+};
+
+std::string checkpoint_model_path(const std::string& path);
+
+void save_lbp_checkpoint(const std::string& path, const LbpTrainingState& state, const TrainingSettings& settings);
+
+// nullopt when there is no checkpoint at `path`; InputError when it cannot be read or was written under other
+// settings (naming the first that differs).
+std::optional<LbpTrainingState> load_lbp_checkpoint(const std::string& path, const TrainingSettings& settings);
+
+}  // namespace cascade::train

@@ -1,0 +1,50 @@
+#include "train/lbp/lbp_evaluation.hpp"
+
+#include "common/cascade_eval.hpp"
+#include "common/integral.hpp"
+#include "common/lbp_cpu_detector.hpp"
+#include "common/parallel.hpp"
+#include "common/scan.hpp"
+#include "train/image_files.hpp"
+
+namespace cascade::train {
+
+double window_detection_rate(const LbpCascade& cascade, const std::vector<GrayImage>& windows, int threads) {
+    const LbpCascadeView view = view_of(cascade);
+    std::vector<char> accepted(windows.size());
+    parallel_for(
+        static_cast<int>(windows.size()),
+        [&](int i) {
+            IntegralImage sums;
+            compute_integral(windows[static_cast<std::size_t>(i)].view(), sums);
+            int rejected_at = 0;
+            double score = 0.0;
+            accepted[static_cast<std::size_t>(i)] =
+                accept_window(view, LbpWindow<IntegralView>{view, sums.view(), 0, 0}, rejected_at, score);
+        },
+        threads);
+    long long n = 0;
+    for (char a : accepted) n += a;
+    return windows.empty() ? 0.0 : static_cast<double>(n) / static_cast<double>(windows.size());
+}
+
+NegativeScan scan_negative_images(const LbpCascade& cascade, const std::vector<std::string>& images,
+                                  double scale_factor, int stride, int threads) {
+    ScanParams params;
+    params.pyramid.scale_factor = scale_factor;
+    params.rule.stride = stride;
+    params.threads = threads;
+    NegativeScan scan;
+    for (const std::string& path : images) {
+        const GrayImage image = read_gray(path);
+        for (const PyramidLevel& level : pyramid_levels(image.size(), cascade.window, params.pyramid)) {
+            const long long columns = (scan_extent(level.size.width, cascade.window.width) + stride - 1) / stride;
+            const long long rows = (scan_extent(level.size.height, cascade.window.height) + stride - 1) / stride;
+            scan.windows += columns * rows;
+        }
+        scan.accepted += static_cast<long long>(detect_windows(cascade, image.view(), params).size());
+    }
+    return scan;
+}
+
+}  // namespace cascade::train

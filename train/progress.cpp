@@ -1,0 +1,68 @@
+#include "train/progress.hpp"
+
+#include <cstdio>
+#include <iostream>
+#include <unistd.h>
+
+namespace cascade::train {
+
+Progress::Progress(std::string unit, int total)
+    : unit_(std::move(unit)),
+      total_(total),
+      start_(std::chrono::steady_clock::now()),
+      first_update_(start_),
+      terminal_(::isatty(STDERR_FILENO) != 0) {}
+
+Progress::~Progress() {
+    if (drawn_) std::cerr << "\n";
+}
+
+double Progress::elapsed() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+}
+
+std::string Progress::duration(double seconds) {
+    if (!(seconds >= 0) || seconds > 1e7) return "?";
+    const long s = static_cast<long>(seconds + 0.5);
+    char buffer[32];
+    if (s >= 3600)
+        std::snprintf(buffer, sizeof buffer, "%ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);
+    else
+        std::snprintf(buffer, sizeof buffer, "%ld:%02ld", s / 60, s % 60);
+    return buffer;
+}
+
+void Progress::update(int done) {
+    if (first_done_ < 0) {
+        first_done_ = done;
+        first_update_ = std::chrono::steady_clock::now();
+    }
+    done_ = done;
+    draw();
+}
+
+void Progress::log(const std::string& line) {
+    clear();
+    std::cout << line << std::endl;
+    draw();
+}
+
+void Progress::clear() {
+    if (drawn_) std::cerr << "\r\033[K" << std::flush;
+    drawn_ = false;
+}
+
+void Progress::draw() {
+    if (!terminal_ || total_ <= 0) return;
+    constexpr int kWidth = 30;
+    const int filled = static_cast<int>(static_cast<long long>(kWidth) * done_ / total_);
+    const double since = std::chrono::duration<double>(std::chrono::steady_clock::now() - first_update_).count();
+    const int measured = done_ - first_done_;
+    const double eta = measured > 0 ? since / measured * (total_ - done_) : -1.0;
+    std::cerr << "\r[" << std::string(static_cast<std::size_t>(filled), '#')
+              << std::string(static_cast<std::size_t>(kWidth - filled), '.') << "] " << done_ << "/" << total_ << " "
+              << unit_ << "  elapsed " << duration(elapsed()) << "  ETA " << duration(eta) << "\033[K" << std::flush;
+    drawn_ = true;
+}
+
+}  // namespace cascade::train

@@ -1,0 +1,38 @@
+// Progress of a long run: a bar with the fraction done and the estimated time left, redrawn in place on
+// stderr when stderr is a terminal (and silent otherwise, so logs stay clean), and log lines on stdout that
+// the bar makes way for.
+#pragma once
+
+#include <chrono>
+#include <string>
+
+namespace cascade::train {
+
+class Progress {
+public:
+    Progress(std::string unit, int total);
+    ~Progress();
+
+    // `done` of `total` units finished; the ETA extrapolates the time per unit so far.
+    void update(int done);
+    // Prints one line to stdout (flushed), keeping the bar below it.
+    void log(const std::string& line);
+    // Seconds since construction.
+    double elapsed() const;
+    // "1:02:03" / "2:03" style duration; "?" when unknown.
+    static std::string duration(double seconds);
+
+private:
+    void draw();
+    void clear();
+
+    std::string unit_;
+    int total_;
+    int done_ = 0;
+    int first_done_ = -1;  // units already done at the first update (a resumed run), left out of the ETA
+    std::chrono::steady_clock::time_point start_, first_update_;
+    bool terminal_;
+    bool drawn_ = false;
+};
+
+}  // namespace cascade::train
