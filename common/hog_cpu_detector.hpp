@@ -17,9 +17,9 @@
 #include "common/hog_eval.hpp"
 #include "common/hog_features.hpp"
 #include "common/image.hpp"
-#include "common/lbp_cpu_detector.hpp"
 #include "common/model.hpp"
 #include "common/pyramid.hpp"
+#include "common/scan.hpp"
 
 namespace cascade {
 

@@ -13,12 +13,6 @@
 
 namespace cascade {
 
-struct ScanParams {
-    PyramidParams pyramid;
-    ScanRule rule;
-    int threads = 0;  // 0: all cores
-};
-
 // Every window the cascade accepts, in image coordinates, score = final sum; sorted by (x, y, w, h) so the
 // result does not depend on thread timing. Requires a validated cascade and params.pyramid.scale_factor > 1.
 std::vector<Detection> detect_windows(const LbpCascade& cascade, const GrayView& image, const ScanParams& params);

@@ -18,6 +18,13 @@ struct ScanRule {
     int stride = 0;  // 0: OpenCV's rule
 };
 
+// What a CPU detector scans: the pyramid levels, the positions on each, and on how many threads.
+struct ScanParams {
+    PyramidParams pyramid;
+    ScanRule rule;
+    int threads = 0;  // 0: all cores
+};
+
 inline int scan_step(const ScanRule& rule, const PyramidLevel& level) {
     return rule.stride > 0 ? rule.stride : (level.scale >= 2.f ? 1 : 2);
 }
