@@ -19,6 +19,7 @@
 
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
+#include "common/xml_text.hpp"
 #include "common/model_io.hpp"
 #include "common/opencv_cascade_xml.hpp"
 #include "common/packed_model.hpp"
@@ -104,20 +105,9 @@ float float_attribute(const XMLElement& e, const char* name, const std::string& 
     return v;
 }
 
-// All text directly inside `e`.
-std::string text_of(const XMLElement& e) {
-    std::string out;
-    for (const XMLNode* n = e.FirstChild(); n; n = n->NextSibling())
-        if (const auto* t = n->ToText()) {
-            out += t->Value();
-            out += ' ';
-        }
-    return out;
-}
-
 // Appends the whitespace-separated floats inside `e` to `out`.
 void read_floats(const XMLElement& e, std::vector<float>& out, const std::string& source) {
-    const std::string text = text_of(e);
+    const std::string text = xml_text_of(e);
     std::string_view s = text;
     while (true) {
         while (!s.empty() && is_space(s.front())) s.remove_prefix(1);

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "common/error.hpp"
+#include "common/xml_text.hpp"
 
 namespace cascade {
 
@@ -27,17 +28,6 @@ const XMLElement& child(const XMLElement& parent, const char* name, const std::s
     const XMLElement* c = parent.FirstChildElement(name);
     if (!c) throw InputError(source, at(parent) + " has no <" + name + ">");
     return *c;
-}
-
-// All text directly inside `e` (OpenCV puts comments between elements, never inside numbers).
-std::string text_of(const XMLElement& e) {
-    std::string out;
-    for (const XMLNode* n = e.FirstChild(); n; n = n->NextSibling())
-        if (const auto* t = n->ToText()) {
-            out += t->Value();
-            out += ' ';
-        }
-    return out;
 }
 
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
@@ -84,14 +74,14 @@ float parse_float(std::string_view token, const XMLElement& e, const std::string
 
 std::vector<int> ints_of(const XMLElement& e, const std::string& source) {
     std::vector<int> out;
-    const std::string text = text_of(e);
+    const std::string text = xml_text_of(e);
     for (std::string_view t : tokens(text)) out.push_back(parse_int(t, e, source));
     return out;
 }
 
 std::vector<float> floats_of(const XMLElement& e, const std::string& source) {
     std::vector<float> out;
-    const std::string text = text_of(e);
+    const std::string text = xml_text_of(e);
     for (std::string_view t : tokens(text)) out.push_back(parse_float(t, e, source));
     return out;
 }
@@ -111,7 +101,7 @@ float single_float(const XMLElement& e, const std::string& source) {
 }
 
 std::string word_of(const XMLElement& e) {
-    const std::vector<std::string_view> t = tokens(text_of(e));
+    const std::vector<std::string_view> t = tokens(xml_text_of(e));
     return t.size() == 1 ? std::string(t[0]) : std::string();
 }
 
