@@ -20,10 +20,12 @@ std::vector<Detection> clip_to_image(std::vector<Detection> detections, Size ima
     return kept;
 }
 
-std::vector<Detection> group_and_clip(const std::vector<Detection>& raw, const GroupingParams& params, Size image) {
+std::vector<Detection> group_and_clip(const std::vector<Detection>& raw, const GroupingParams& params, Size image,
+                                      Size window) {
     switch (params.method) {
         case Grouping::opencv: return clip_to_image(group_detections(raw, params.min_neighbors), image);
         case Grouping::nms: return clip_to_image(nms_iou(raw, params.nms_iou), image);
+        case Grouping::mean_shift: return clip_to_image(mean_shift_modes(raw, window, params.mean_shift), image);
         case Grouping::none: break;
     }
     return clip_to_image(raw, image);

@@ -33,7 +33,7 @@ Detector::Detector(const Model& model, const Options& options)
 std::vector<Detection> Detector::detect(const cv::Mat& gray) const {
     CV_Assert(gray.type() == CV_8UC1);
     const GrayView view{gray.ptr<std::uint8_t>(), gray.cols, gray.rows, static_cast<int>(gray.step[0])};
-    return group_and_clip(backend_->windows(view), grouping_, {gray.cols, gray.rows});
+    return group_and_clip(backend_->windows(view), grouping_, {gray.cols, gray.rows}, backend_->window());
 }
 
 }  // namespace cascade::detect

@@ -58,8 +58,8 @@ po::options_description visible_options(Raw& raw) {
         ("max-size", po::value(&raw.max_size)->value_name("WxH|N"),
          "largest object searched for (default: none, the image size)")
         ("group", po::value(&raw.group)->value_name("MODE"),
-         "merging of raw windows: opencv (OpenCV's groupRectangles), nms (greedy IoU non-maximum suppression) "
-         "or none (raw windows) (default: opencv)")
+         "merging of raw windows: opencv (OpenCV's groupRectangles), nms (greedy IoU non-maximum suppression), "
+         "meanshift (modes in x, y and log scale, as for HoG pedestrians) or none (raw windows) (default: opencv)")
         ("min-neighbors", po::value(&raw.min_neighbors)->value_name("N"),
          "--group opencv: a group needs more than N windows; 0 gives the raw windows (default: 3)")
         ("nms-iou", po::value(&raw.nms_iou)->value_name("T"),
@@ -87,8 +87,9 @@ po::options_description visible_options(Raw& raw) {
 Grouping parse_grouping(const std::string& text) {
     if (text == "opencv") return Grouping::opencv;
     if (text == "nms") return Grouping::nms;
+    if (text == "meanshift") return Grouping::mean_shift;
     if (text == "none") return Grouping::none;
-    throw UsageError("--group", "unknown mode '" + text + "' (choose opencv, nms or none)");
+    throw UsageError("--group", "unknown mode '" + text + "' (choose opencv, nms, meanshift or none)");
 }
 
 Format parse_format(const std::string& text) {
@@ -199,6 +200,7 @@ const char* grouping_name(Grouping group) {
     switch (group) {
         case Grouping::opencv: return "opencv";
         case Grouping::nms: return "nms";
+        case Grouping::mean_shift: return "meanshift";
         case Grouping::none: return "none";
     }
     return "?";

@@ -97,6 +97,8 @@ int main(int argc, char** argv) {
 
         cascade::ScanParams params;
         params.pyramid.scale_factor = scale_factor;
+        cascade::GroupingParams grouping;
+        grouping.min_neighbors = min_neighbors;
         std::vector<Row> rows;
         for (const cv::Size size : {cv::Size(720, 480), cv::Size(1280, 720), cv::Size(1920, 1080)}) {
             Row row;
@@ -110,8 +112,7 @@ int main(int argc, char** argv) {
                 const double t_ours = time_ms([&] {
                     const auto raw = cascade::detect_windows(ours, view, params);
                     grouped.clear();
-                    for (const auto& d : cascade::group_and_clip(raw, {cascade::Grouping::opencv, min_neighbors},
-                                                                 {frame.cols, frame.rows}))
+                    for (const auto& d : cascade::group_and_clip(raw, grouping, {frame.cols, frame.rows}, ours.window))
                         grouped.push_back(d.rect);
                 });
                 std::vector<cv::Rect> theirs;

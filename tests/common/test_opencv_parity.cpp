@@ -87,10 +87,13 @@ TEST_CASE("CPU detector equals OpenCV's CascadeClassifier on real images, raw an
                                         setting.max_size);
 
                 const cascade::Size image_size{gray.cols, gray.rows};
-                const auto our_raw_rects = rects_of(cascade::group_and_clip(raw, {cascade::Grouping::none}, image_size));
+                cascade::GroupingParams no_grouping, opencv_grouping;
+                no_grouping.method = cascade::Grouping::none;
+                opencv_grouping.min_neighbors = 3;
+                const auto our_raw_rects = rects_of(cascade::group_and_clip(raw, no_grouping, image_size, ours.window));
                 const auto their_raw_rects = from_cv(opencv_raw);
                 const auto our_grouped =
-                    rects_of(cascade::group_and_clip(raw, {cascade::Grouping::opencv, 3}, image_size));
+                    rects_of(cascade::group_and_clip(raw, opencv_grouping, image_size, ours.window));
                 const auto their_grouped = from_cv(opencv_grouped);
                 INFO(path << " on " << source.label << " at scale factor " << setting.scale_factor);
                 CHECK_MESSAGE(our_raw_rects == their_raw_rects, describe_difference(our_raw_rects, their_raw_rects));

@@ -621,7 +621,7 @@ TEST_CASE("cascade-detect: a truncated JPEG is a warning, not a failure") {
     CHECK(read_json(read_text(dir / "out.json")).at("frames").integer() == 1);
 }
 
-TEST_CASE("cascade-detect grouping modes: none gives the raw windows, nms and opencv fewer") {
+TEST_CASE("cascade-detect grouping modes: none gives the raw windows, nms, meanshift and opencv fewer") {
     if (!have_samples()) return;
     const std::string image = kSamples + "messi5.jpg";
     const auto count = [&](std::vector<std::string> args) {
@@ -634,6 +634,9 @@ TEST_CASE("cascade-detect grouping modes: none gives the raw windows, nms and op
     const std::size_t raw = count({"--group", "none"});
     CHECK(count({"--min-neighbors", "0"}) == raw);
     CHECK(count({"--group", "nms", "--nms-iou", "0.3"}) < raw);
+    const std::size_t modes = count({"--group", "meanshift"});
+    CHECK(modes > 0);
+    CHECK(modes < raw);
     CHECK(count({}) < raw);
     CHECK(count({"--threads", "1"}) == count({"--threads", "2"}));
     CHECK(count({"--stride", "1", "--group", "none"}) > raw);
