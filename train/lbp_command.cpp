@@ -20,11 +20,14 @@ namespace {
 constexpr const char* kUsage = R"(Usage: cascade-train lbp --pos PATH --neg PATH --output MODEL.xml [options]
 
 Trains a WaldBoost cascade of multi-block LBP weak learners (one 256-entry response table per weak learner,
-each followed by an SPRT rejection threshold) and writes it in the project's XML format, which cascade-detect
-runs. Hard negatives are mined from the negative images at every scale and position as training goes on; a
-log line per weak learner goes to stdout, a progress bar with ETA to a terminal's stderr. A checkpoint is
-written after every negative mining round (and every --checkpoint-every weak learners); after an interruption,
-the same command with --resume continues and produces the model an uninterrupted run would have.
+one weak learner per stage) and writes it in the project's XML format, which cascade-detect runs. During
+training each stage gets an SPRT rejection threshold set on the positives the weak learners are fitted to,
+and hard negatives are mined from the negative images at every scale and position; the written model's
+thresholds come from calibration photos the weak learners never saw (--calibration), so that its miss rate
+(--alpha) holds on new photos. A log line per weak learner goes to stdout, a progress bar with ETA to a
+terminal's stderr. A checkpoint is written after every mining round (and every --checkpoint-every weak
+learners); after an interruption, the same command with --resume continues and writes the model an
+uninterrupted run would have.
 
 Example (INRIA crops, 96x160 with the 64x128 person in the centre):
   cascade-train lbp --pos ../shared/data/inria/96X160H96/Train/pos --neg ../shared/data/negatives_web \

@@ -10,7 +10,6 @@ Progress::Progress(std::string unit, int total)
     : unit_(std::move(unit)),
       total_(total),
       start_(std::chrono::steady_clock::now()),
-      first_update_(start_),
       terminal_(::isatty(STDERR_FILENO) != 0) {}
 
 Progress::~Progress() {
@@ -33,10 +32,7 @@ std::string Progress::duration(double seconds) {
 }
 
 void Progress::update(int done) {
-    if (first_done_ < 0) {
-        first_done_ = done;
-        first_update_ = std::chrono::steady_clock::now();
-    }
+    if (first_done_ < 0) first_done_ = done - 1;  // a resumed run starts counting at its first new unit
     done_ = done;
     draw();
 }
@@ -56,9 +52,8 @@ void Progress::draw() {
     if (!terminal_ || total_ <= 0) return;
     constexpr int kWidth = 30;
     const int filled = static_cast<int>(static_cast<long long>(kWidth) * done_ / total_);
-    const double since = std::chrono::duration<double>(std::chrono::steady_clock::now() - first_update_).count();
-    const int measured = done_ - first_done_;
-    const double eta = measured > 0 ? since / measured * (total_ - done_) : -1.0;
+    const int measured = first_done_ >= 0 ? done_ - first_done_ : 0;
+    const double eta = measured > 0 ? elapsed() / measured * (total_ - done_) : -1.0;
     std::cerr << "\r[" << std::string(static_cast<std::size_t>(filled), '#')
               << std::string(static_cast<std::size_t>(kWidth - filled), '.') << "] " << done_ << "/" << total_ << " "
               << unit_ << "  elapsed " << duration(elapsed()) << "  ETA " << duration(eta) << "\033[K" << std::flush;

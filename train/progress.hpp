@@ -13,7 +13,8 @@ public:
     Progress(std::string unit, int total);
     ~Progress();
 
-    // `done` of `total` units finished; the ETA extrapolates the time per unit so far.
+    // `done` of `total` units finished; the ETA extrapolates the time per unit since construction (units done
+    // before the first update, by a resumed run, left out).
     void update(int done);
     // Prints one line to stdout (flushed), keeping the bar below it.
     void log(const std::string& line);
@@ -29,8 +30,8 @@ private:
     std::string unit_;
     int total_;
     int done_ = 0;
-    int first_done_ = -1;  // units already done at the first update (a resumed run), left out of the ETA
-    std::chrono::steady_clock::time_point start_, first_update_;
+    int first_done_ = -1;  // units done before the first update (a resumed run's), left out of the ETA
+    std::chrono::steady_clock::time_point start_;
     bool terminal_;
     bool drawn_ = false;
 };

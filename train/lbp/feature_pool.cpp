@@ -10,18 +10,18 @@ namespace cascade::train {
 
 namespace {
 
-std::uint64_t key(const LbpFeature& f) {
-    return (static_cast<std::uint64_t>(static_cast<std::uint16_t>(f.height)) << 48) |
-           (static_cast<std::uint64_t>(static_cast<std::uint16_t>(f.width)) << 32) |
-           (static_cast<std::uint64_t>(static_cast<std::uint16_t>(f.y)) << 16) | static_cast<std::uint16_t>(f.x);
-}
-
 LbpFeature make(int x, int y, int w, int h) {
     return {static_cast<std::int16_t>(x), static_cast<std::int16_t>(y), static_cast<std::int16_t>(w),
             static_cast<std::int16_t>(h)};
 }
 
 }  // namespace
+
+std::uint64_t feature_key(const LbpFeature& f) {
+    return (static_cast<std::uint64_t>(static_cast<std::uint16_t>(f.height)) << 48) |
+           (static_cast<std::uint64_t>(static_cast<std::uint16_t>(f.width)) << 32) |
+           (static_cast<std::uint64_t>(static_cast<std::uint16_t>(f.y)) << 16) | static_cast<std::uint16_t>(f.x);
+}
 
 long long count_lbp_features(Size window) {
     long long n = 0;
@@ -49,7 +49,7 @@ std::vector<LbpFeature> sample_lbp_features(Size window, int count, std::uint64_
         const int x = static_cast<int>(random.below(static_cast<std::uint64_t>(window.width - 3 * w + 1)));
         const int y = static_cast<int>(random.below(static_cast<std::uint64_t>(window.height - 3 * h + 1)));
         const LbpFeature f = make(x, y, w, h);
-        if (seen.insert(key(f)).second) pool.push_back(f);
+        if (seen.insert(feature_key(f)).second) pool.push_back(f);
     }
     std::sort(pool.begin(), pool.end(), [](const LbpFeature& a, const LbpFeature& b) {
         return std::tie(a.height, a.width, a.y, a.x) < std::tie(b.height, b.width, b.y, b.x);

@@ -13,6 +13,9 @@
 
 namespace cascade::train {
 
+// A feature packed into one integer (for sets and maps of features).
+std::uint64_t feature_key(const LbpFeature& f);
+
 // Number of distinct features in `window`.
 long long count_lbp_features(Size window);
 

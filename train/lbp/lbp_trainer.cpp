@@ -22,12 +22,6 @@ namespace cascade::train {
 
 namespace {
 
-std::uint64_t feature_key(const LbpFeature& f) {
-    return (static_cast<std::uint64_t>(static_cast<std::uint16_t>(f.height)) << 48) |
-           (static_cast<std::uint64_t>(static_cast<std::uint16_t>(f.width)) << 32) |
-           (static_cast<std::uint64_t>(static_cast<std::uint16_t>(f.y)) << 16) | static_cast<std::uint16_t>(f.x);
-}
-
 // Which positives calibrate the thresholds (the rest fit the weak learners): none without calibration.
 std::vector<char> calibration_positives(const LbpTrainConfig& c, const LbpTrainingData& data) {
     std::vector<std::string> groups = data.positive_groups;
@@ -102,8 +96,8 @@ public:
 private:
     int slots() const { return positives_ + negatives_; }
     std::vector<int> live_slots(int first, int end) const;
-    // Live positives that fit the weak learners / that set the thresholds (all positives without calibration).
-    std::vector<int> live_positives(bool calibrating) const;
+    // Live positives that fit the weak learners (all live positives without calibration).
+    std::vector<int> live_fitting_positives() const;
     int calibration_total() const;
     int fitting_total() const { return positives_ - calibration_total(); }
     int live_negatives() const { return static_cast<int>(live_slots(positives_, slots()).size()); }
@@ -145,17 +139,10 @@ private:
     int mined_since_weak_ = 0;
 };
 
-bool any(const std::vector<char>& flags) {
-    for (char f : flags)
-        if (f) return true;
-    return false;
-}
-
-std::vector<int> Trainer::live_positives(bool calibrating) const {
-    const bool split = any(calibrates_);
+std::vector<int> Trainer::live_fitting_positives() const {
     std::vector<int> out;
     for (int s : live_slots(0, positives_))
-        if (!split || (calibrates_[static_cast<std::size_t>(s)] != 0) == calibrating) out.push_back(s);
+        if (!calibrates_[static_cast<std::size_t>(s)]) out.push_back(s);
     return out;
 }
 
@@ -264,7 +251,7 @@ bool Trainer::refill() {
 
 RejectionInput Trainer::rejection_input() const {
     RejectionInput in;
-    for (int s : live_positives(false)) in.positives.push_back(score_[static_cast<std::size_t>(s)]);
+    for (int s : live_fitting_positives()) in.positives.push_back(score_[static_cast<std::size_t>(s)]);
     for (int s : live_slots(positives_, slots())) in.negatives.push_back(score_[static_cast<std::size_t>(s)]);
     in.positives_rejected = fitting_total() - static_cast<int>(in.positives.size());
     in.budget = rejection_budget(config_.alpha, fitting_total(), static_cast<int>(cascade_.weaks.size()) - 1,
@@ -282,7 +269,7 @@ void Trainer::reject_below(float threshold) {
 
 void Trainer::add_weak() {
     WeightedSlots all, selection;
-    all.positives = live_positives(false);
+    all.positives = live_fitting_positives();
     all.negatives = live_slots(positives_, slots());
     std::vector<double> pos_scores, neg_scores;
     for (int s : all.positives) pos_scores.push_back(score_[static_cast<std::size_t>(s)]);
@@ -319,7 +306,7 @@ void Trainer::add_weak() {
     event.error = fit.error;
     event.z = fit.z;
     event.threshold = rejection.threshold;
-    event.positives_live = static_cast<int>(live_positives(false).size());
+    event.positives_live = static_cast<int>(live_fitting_positives().size());
     event.positives_total = fitting_total();
     event.negatives_before = negatives_before;
     event.negatives_rejected = rejection.negatives;
@@ -341,7 +328,7 @@ double Trainer::finalize() {
         in.budget = rejection_budget(config_.alpha, fitting_total(), 0, 1);
         last.threshold = final_rejection(in, last.threshold).threshold;
         reject_below(last.threshold);
-        return 1.0 - static_cast<double>(live_positives(false).size()) / fitting_total();
+        return 1.0 - static_cast<double>(live_fitting_positives().size()) / fitting_total();
     }
     std::vector<std::vector<double>> sums;
     for (int s = 0; s < positives_; ++s) {
@@ -388,7 +375,8 @@ LbpTrainingResult Trainer::run() {
             break;
         }
         if (t > 0 && config_.target_fpr > 0.0 && negative_reach() <= config_.target_fpr) {
-            why << "the estimated false-positive rate per window " << negative_reach() << " reached --target-fpr "
+            why << "the training cascade's estimated false-positive rate per window " << negative_reach()
+                << " reached --target-fpr "
                 << config_.target_fpr;
             break;
         }
