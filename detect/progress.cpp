@@ -4,22 +4,14 @@
 #include <cstdio>
 #include <unistd.h>
 
+#include "common/duration_text.hpp"
+
 namespace cascade::detect {
 
 namespace {
 
 constexpr auto kRedrawInterval = std::chrono::milliseconds(100);
 constexpr int kBarWidth = 24;
-
-std::string clock_text(double seconds) {
-    const long s = static_cast<long>(seconds + 0.5);
-    char text[32];
-    if (s >= 3600)
-        std::snprintf(text, sizeof text, "%ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);
-    else
-        std::snprintf(text, sizeof text, "%ld:%02ld", s / 60, s % 60);
-    return text;
-}
 
 }  // namespace
 
@@ -51,11 +43,11 @@ void Progress::draw(long done) {
         const int filled = static_cast<int>(fraction * kBarWidth);
         const std::string bar = std::string(static_cast<std::size_t>(filled), '#') +
                                 std::string(static_cast<std::size_t>(kBarWidth - filled), '.');
-        const std::string eta = fps > 0 ? clock_text(static_cast<double>(total_ - done) / fps) : "?";
+        const std::string eta = fps > 0 ? duration_text(static_cast<double>(total_ - done) / fps) : "?";
         std::snprintf(text, sizeof text, "[%s] %ld/%ld %3d%% %.1f fps ETA %s", bar.c_str(), done, total_,
                       static_cast<int>(fraction * 100.0), fps, eta.c_str());
     } else {
-        std::snprintf(text, sizeof text, "%ld frames %.1f fps %s", done, fps, clock_text(elapsed).c_str());
+        std::snprintf(text, sizeof text, "%ld frames %.1f fps %s", done, fps, duration_text(elapsed).c_str());
     }
     std::string line = text;
     const std::size_t width = line.size();

@@ -4,6 +4,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "common/duration_text.hpp"
 #include "common/error.hpp"
 #include "common/model_io.hpp"
 #include "train/command_line.hpp"
@@ -68,7 +69,7 @@ public:
              << e.feature.y << ")  threshold " << fixed(e.threshold, 4) << "  positives kept " << e.positives_live
              << "/" << e.positives_total << "  negatives rejected " << e.negatives_rejected << "/"
              << e.negatives_before << "  mined " << e.negatives_mined << " scanned " << e.windows_scanned
-             << "  est. FPR " << scientific(e.fpr_estimate) << "  " << Progress::duration(progress_.elapsed());
+             << "  est. FPR " << scientific(e.fpr_estimate) << "  " << duration_text(progress_.elapsed());
         progress_.log(line.str());
         progress_.update(e.index + 1);
     }
@@ -155,7 +156,7 @@ int lbp_command(int argc, char** argv) {
                      std::to_string(data.heldout_positives.size()) + " positives (" +
                      std::to_string(data.heldout_photos) + " of " + std::to_string(data.photos) +
                      " photos) and " + std::to_string(data.heldout_negatives.size()) + " negative images  " +
-                     Progress::duration(progress.elapsed()));
+                     duration_text(progress.elapsed()));
         LogObserver observer(progress);
         const LbpTrainingResult result =
             train_lbp(config, {data.positives, data.positive_groups, data.negatives}, observer);
@@ -167,7 +168,7 @@ int lbp_command(int argc, char** argv) {
                      "rate per window " + scientific(result.fpr_estimate) + "; " +
                      std::to_string(result.negatives_mined) + " negatives mined from " +
                      std::to_string(result.windows_scanned) + " windows; training took " +
-                     Progress::duration(progress.elapsed()));
+                     duration_text(progress.elapsed()));
         if (!data.heldout_positives.empty() && !data.heldout_negatives.empty()) {
             const double detected = window_detection_rate(result.cascade, data.heldout_positives, config.threads);
             const NegativeScan scan = scan_negative_images(result.cascade, data.heldout_negatives, eval_scale_factor,

@@ -4,6 +4,8 @@
 #include <iostream>
 #include <unistd.h>
 
+#include "common/duration_text.hpp"
+
 namespace cascade::train {
 
 Progress::Progress(std::string unit, int total)
@@ -18,17 +20,6 @@ Progress::~Progress() {
 
 double Progress::elapsed() const {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-}
-
-std::string Progress::duration(double seconds) {
-    if (!(seconds >= 0) || seconds > 1e7) return "?";
-    const long s = static_cast<long>(seconds + 0.5);
-    char buffer[32];
-    if (s >= 3600)
-        std::snprintf(buffer, sizeof buffer, "%ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);
-    else
-        std::snprintf(buffer, sizeof buffer, "%ld:%02ld", s / 60, s % 60);
-    return buffer;
 }
 
 void Progress::update(int done) {
@@ -56,7 +47,7 @@ void Progress::draw() {
     const double eta = measured > 0 ? elapsed() / measured * (total_ - done_) : -1.0;
     std::cerr << "\r[" << std::string(static_cast<std::size_t>(filled), '#')
               << std::string(static_cast<std::size_t>(kWidth - filled), '.') << "] " << done_ << "/" << total_ << " "
-              << unit_ << "  elapsed " << duration(elapsed()) << "  ETA " << duration(eta) << "\033[K" << std::flush;
+              << unit_ << "  elapsed " << duration_text(elapsed()) << "  ETA " << duration_text(eta) << "\033[K" << std::flush;
     drawn_ = true;
 }
 

@@ -20,8 +20,6 @@ public:
     void log(const std::string& line);
     // Seconds since construction.
     double elapsed() const;
-    // "1:02:03" / "2:03" style duration; "?" when unknown.
-    static std::string duration(double seconds);
 
 private:
     void draw();

@@ -7,6 +7,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "common/duration_text.hpp"
 #include "common/error.hpp"
 #include "common/hog_cpu_detector.hpp"
 #include "common/model_io.hpp"
@@ -174,7 +175,7 @@ int run(const Settings& s) {
     }
 
     hog_train::WindowSet positives = hog_train::load_positive_windows(data.train_positives, window, s.margin, s.threads);
-    progress.log("loaded in " + train::Progress::duration(progress.elapsed()));
+    progress.log("loaded in " + duration_text(progress.elapsed()));
 
     hog_train::CascadeOptions options = s.cascade;
     options.checkpoint_dir = s.checkpoint;
@@ -192,7 +193,7 @@ int run(const Settings& s) {
     for (const auto& st : outcome.stages) per_stage += (per_stage.empty() ? "" : " ") + std::to_string(st.learners);
     progress.log("wrote " + s.output + ": " + std::to_string(outcome.cascade.stages.size()) + " stages, " +
                  std::to_string(outcome.cascade.weaks.size()) + " learners (per stage: " + per_stage + "); stopped: " +
-                 outcome.stop_reason + "; training time " + train::Progress::duration(outcome.seconds));
+                 outcome.stop_reason + "; training time " + duration_text(outcome.seconds));
     evaluate_held_out(outcome.cascade);
     return 0;
 }
