@@ -41,7 +41,9 @@ struct LbpWindow {
 // Runs stages [begin, end) of `cascade` on one window. `sum` carries the running sum between calls, so the
 // GPU can split a cascade into groups of stages and compact survivors in between. The sum is a double
 // because OpenCV accumulates its float leaves in double; the comparison then matches OpenCV exactly.
-// Returns the first stage that rejects the window, or `end` when it passes them all.
+// Returns the first stage that rejects the window; cascade.num_stages when a stage's acceptance threshold
+// accepts it (a decision like the last stage's, so `sum` is its score; only models with acceptance thresholds
+// return it before `end` == num_stages); `end` when it passes them all.
 template <class View, class Window>
 CASCADE_HD int run_stages(const View& cascade, const Window& window, int begin, int end, double& sum) {
     for (int s = begin; s < end; ++s) {
@@ -49,11 +51,12 @@ CASCADE_HD int run_stages(const View& cascade, const Window& window, int begin, 
         if (cascade.policy == SumPolicy::per_stage) sum = 0.0;
         for (int i = stage.first; i < stage.first + stage.count; ++i) sum += window(i);
         if (sum < stage.threshold) return s;
+        if (sum >= stage.accept) return cascade.num_stages;
     }
     return end;
 }
 
-// The whole cascade: true when the window passes every stage; `score` gets the final sum.
+// The whole cascade: true when the window passes every stage or one accepts it; `score` gets the last sum.
 template <class View, class Window>
 CASCADE_HD bool accept_window(const View& cascade, const Window& window, int& rejected_at, double& score) {
     score = 0.0;

@@ -5,13 +5,16 @@
 //   - per_stage: the sum restarts at zero in each stage (OpenCV's stage cascades, Zhu's HoG cascades);
 //   - running:   the sum runs over the whole cascade (WaldBoost: every stage is one weak learner whose
 //                threshold is its SPRT rejection threshold; the last threshold is the final decision).
-// A window is accepted when it passes every stage; its score is the last sum.
+//                A stage may also carry an acceptance threshold: a window whose running sum reaches it is
+//                accepted at once, its sum so far the score (WaldBoost's acceptance test; +inf: none).
+// A window is accepted when it passes every stage (or a stage accepts it); its score is the last sum.
 //
 // Host containers live here; common/cascade_view.hpp turns them into the pointer views that the shared
 // host/device evaluation code reads.
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <variant>
 #include <vector>
@@ -21,7 +24,7 @@
 namespace cascade {
 
 // Version of the project's XML format (docs/model-format.md). Bumped on any incompatible change.
-constexpr int kModelFormatVersion = 1;
+constexpr int kModelFormatVersion = 2;  // 2: stages may carry an acceptance threshold
 
 enum class SumPolicy : std::uint8_t { per_stage, running };
 
@@ -29,6 +32,8 @@ struct Stage {
     int first = 0;          // index of the stage's first weak learner
     int count = 0;          // number of weak learners in the stage
     float threshold = 0.f;  // reject when the sum is below this
+    // Accept when the sum is at least this (running policy only; above `threshold`). +inf: no early acceptance.
+    float accept = std::numeric_limits<float>::infinity();
 };
 
 // Multi-block LBP: a 3x3 grid of cells, each width x height pixels, with its top-left corner at (x, y) in

@@ -4,6 +4,8 @@
 // weak learner within it (and its index in the whole cascade), and the offending values.
 #include <cmath>
 #include <cstddef>
+#include <limits>
+#include <sstream>
 #include <string>
 
 #include "common/error.hpp"
@@ -26,6 +28,13 @@ std::string float_text(float v) {
     return v > 0 ? "inf" : "-inf";
 }
 
+std::string number_text(float v) {
+    if (!std::isfinite(v)) return float_text(v);
+    std::ostringstream out;
+    out << v;
+    return out.str();
+}
+
 void check_header(Size window, SumPolicy policy, std::size_t num_stages, const std::string& source) {
     if (window.width < 1 || window.height < 1)
         throw InputError(source, "window size " + window_text(window) + " is not positive");
@@ -37,8 +46,11 @@ void check_header(Size window, SumPolicy policy, std::size_t num_stages, const s
     if (num_stages == 0) throw InputError(source, "the cascade has no stages");
 }
 
-// Stages must cut the weak learners [0, num_weaks) into consecutive, non-empty runs, in order.
-void check_stages(const std::vector<Stage>& stages, std::size_t num_weaks, const std::string& source) {
+// Stages must cut the weak learners [0, num_weaks) into consecutive, non-empty runs, in order. Acceptance
+// thresholds belong to running sums (a per-stage sum restarts, so accepting on it would skip whole stages)
+// and lie above the rejection threshold.
+void check_stages(const std::vector<Stage>& stages, SumPolicy policy, std::size_t num_weaks,
+                  const std::string& source) {
     long long next = 0;
     for (std::size_t s = 0; s < stages.size(); ++s) {
         const Stage& st = stages[s];
@@ -49,6 +61,13 @@ void check_stages(const std::vector<Stage>& stages, std::size_t num_weaks, const
         if (st.count < 1) throw InputError(source, where + "has " + str(st.count) + " weak learners (needs >= 1)");
         if (!std::isfinite(st.threshold))
             throw InputError(source, where + "threshold is " + float_text(st.threshold));
+        if (st.accept != std::numeric_limits<float>::infinity()) {
+            if (policy != SumPolicy::running)
+                throw InputError(source, where + "has an acceptance threshold, which needs the running sum policy");
+            if (!(st.accept > st.threshold))
+                throw InputError(source, where + "acceptance threshold " + number_text(st.accept) +
+                                             " is not above the rejection threshold " + number_text(st.threshold));
+        }
         next += st.count;
         if (next > static_cast<long long>(num_weaks))
             throw InputError(source, where + "covers weak learners " + str(static_cast<long long>(st.first)) + ".." +
@@ -73,7 +92,7 @@ std::string weak_location(const std::vector<Stage>& stages, std::size_t i) {
 
 void validate(const LbpCascade& cascade, const std::string& source) {
     check_header(cascade.window, cascade.policy, cascade.stages.size(), source);
-    check_stages(cascade.stages, cascade.weaks.size(), source);
+    check_stages(cascade.stages, cascade.policy, cascade.weaks.size(), source);
 
     if (cascade.responses.empty() || cascade.responses.size() % kLbpCodes != 0)
         throw InputError(source, "the response tables hold " + str(cascade.responses.size()) +
@@ -105,7 +124,7 @@ void validate(const LbpCascade& cascade, const std::string& source) {
 
 void validate(const HogCascade& cascade, const std::string& source) {
     check_header(cascade.window, cascade.policy, cascade.stages.size(), source);
-    check_stages(cascade.stages, cascade.weaks.size(), source);
+    check_stages(cascade.stages, cascade.policy, cascade.weaks.size(), source);
 
     const Size win = cascade.window;
     for (std::size_t i = 0; i < cascade.weaks.size(); ++i) {

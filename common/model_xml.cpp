@@ -124,16 +124,22 @@ void read_floats(const XMLElement& e, std::vector<float>& out, const std::string
     }
 }
 
-void read_stages(const XMLElement& stages_el, std::vector<Stage>& stages, const std::string& source) {
+// Format version 2 added the optional acceptance threshold `accept`.
+void read_stages(const XMLElement& stages_el, long long version, std::vector<Stage>& stages,
+                 const std::string& source) {
     only_attributes(stages_el, {}, source);
     for (const XMLElement* s = stages_el.FirstChildElement(); s; s = s->NextSiblingElement()) {
         if (std::strcmp(s->Name(), "stage") != 0)
             throw InputError(source, at(*s) + " is not allowed in <stages> (only <stage>)");
-        only_attributes(*s, {"first", "count", "threshold"}, source);
+        if (version >= 2)
+            only_attributes(*s, {"first", "count", "threshold", "accept"}, source);
+        else
+            only_attributes(*s, {"first", "count", "threshold"}, source);
         Stage stage;
         stage.first = int_attribute(*s, "first", source);
         stage.count = int_attribute(*s, "count", source);
         stage.threshold = float_attribute(*s, "threshold", source);
+        if (s->Attribute("accept")) stage.accept = float_attribute(*s, "accept", source);
         stages.push_back(stage);
     }
 }
@@ -244,7 +250,7 @@ Model read_own_format(const XMLElement& root, const std::string& source) {
         LbpCascade c;
         c.window = win;
         c.policy = policy;
-        read_stages(require(stages, "stages"), c.stages, source);
+        read_stages(require(stages, "stages"), version, c.stages, source);
         const XMLElement& list = require(weaks, "weak_learners");
         only_attributes(list, {}, source);
         read_lbp_weaks(list, c, source);
@@ -255,7 +261,7 @@ Model read_own_format(const XMLElement& root, const std::string& source) {
         HogCascade c;
         c.window = win;
         c.policy = policy;
-        read_stages(require(stages, "stages"), c.stages, source);
+        read_stages(require(stages, "stages"), version, c.stages, source);
         const XMLElement& list = require(weaks, "weak_learners");
         only_attributes(list, {}, source);
         read_hog_weaks(list, c, source);
@@ -326,6 +332,7 @@ void append_stages(std::string& out, const std::vector<Stage>& stages) {
         append_attr(out, "first", static_cast<long long>(s.first));
         append_attr(out, "count", static_cast<long long>(s.count));
         append_attr(out, "threshold", s.threshold);
+        if (s.accept != std::numeric_limits<float>::infinity()) append_attr(out, "accept", s.accept);
         out += "/>\n";
     }
     out += "  </stages>\n";

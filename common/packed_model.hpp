@@ -18,7 +18,7 @@
 namespace cascade {
 
 constexpr char kPackedMagic[8] = {'C', 'A', 'S', 'C', 'P', 'A', 'K', '\0'};
-constexpr std::uint32_t kPackedVersion = 1;
+constexpr std::uint32_t kPackedVersion = 2;  // 2: Stage gained its acceptance threshold
 
 struct PackedHeader {
     char magic[8];

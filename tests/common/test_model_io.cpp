@@ -105,16 +105,21 @@ std::uint32_t bits(float v) {
     return b;
 }
 
+void check_same(const std::vector<cascade::Stage>& a, const std::vector<cascade::Stage>& b) {
+    REQUIRE(a.size() == b.size());
+    for (std::size_t s = 0; s < a.size(); ++s) {
+        INFO("stage " << s);
+        CHECK(a[s].first == b[s].first);
+        CHECK(a[s].count == b[s].count);
+        CHECK(bits(a[s].threshold) == bits(b[s].threshold));
+        CHECK(bits(a[s].accept) == bits(b[s].accept));
+    }
+}
+
 void check_same(const LbpCascade& a, const LbpCascade& b) {
     CHECK(a.window == b.window);
     CHECK(a.policy == b.policy);
-    REQUIRE(a.stages.size() == b.stages.size());
-    for (std::size_t s = 0; s < a.stages.size(); ++s) {
-        INFO("stage " << s);
-        CHECK(a.stages[s].first == b.stages[s].first);
-        CHECK(a.stages[s].count == b.stages[s].count);
-        CHECK(bits(a.stages[s].threshold) == bits(b.stages[s].threshold));
-    }
+    check_same(a.stages, b.stages);
     REQUIRE(a.weaks.size() == b.weaks.size());
     for (std::size_t i = 0; i < a.weaks.size(); ++i) {
         INFO("weak learner " << i);
@@ -131,13 +136,7 @@ void check_same(const LbpCascade& a, const LbpCascade& b) {
 void check_same(const HogCascade& a, const HogCascade& b) {
     CHECK(a.window == b.window);
     CHECK(a.policy == b.policy);
-    REQUIRE(a.stages.size() == b.stages.size());
-    for (std::size_t s = 0; s < a.stages.size(); ++s) {
-        INFO("stage " << s);
-        CHECK(a.stages[s].first == b.stages[s].first);
-        CHECK(a.stages[s].count == b.stages[s].count);
-        CHECK(bits(a.stages[s].threshold) == bits(b.stages[s].threshold));
-    }
+    check_same(a.stages, b.stages);
     REQUIRE(a.weaks.size() == b.weaks.size());
     for (std::size_t i = 0; i < a.weaks.size(); ++i) {
         INFO("weak learner " << i);
@@ -201,6 +200,10 @@ LbpCascade random_lbp_cascade(std::mt19937& rng) {
     const int weaks = 40, tables = 7;
     for (int i = 0; i < weaks; ++i) {
         c.stages.push_back({i, 1, random_finite_float(rng)});
+        if (i % 3 == 1) {  // an acceptance threshold on some stages, awkward floats included
+            const float above = random_finite_float(rng);
+            c.stages.back().accept = above > c.stages.back().threshold ? above : std::nextafter(c.stages.back().threshold, INFINITY);
+        }
         cascade::LbpWeak w;
         w.feature.width = static_cast<std::int16_t>(std::uniform_int_distribution<int>(1, 6)(rng));
         w.feature.height = static_cast<std::int16_t>(std::uniform_int_distribution<int>(1, 11)(rng));
@@ -347,7 +350,9 @@ TEST_CASE("OpenCV cascades round-trip bit-identically through the project's form
         const std::string saved = dir.file(fs::path(path).filename().string());
         cascade::save_model(original, saved);
         const std::string text = read_text(saved);
-        CHECK(contains(text, "<cascade_model format_version=\"1\" kind=\"lbp\" sum_policy=\"per_stage\">"));
+        CHECK(contains(text, "<cascade_model format_version=\"" + std::to_string(cascade::kModelFormatVersion) +
+                                 "\" kind=\"lbp\" sum_policy=\"per_stage\">"));
+        CHECK(!contains(text, "accept="));  // written only where a stage has one
 
         const Model reloaded = cascade::load_model(saved);
         CHECK(reloaded.source == saved);
@@ -426,8 +431,21 @@ TEST_CASE("bad input files throw InputError naming the file") {
     }
     SUBCASE("future format version") {
         const std::string path = dir.file("future.xml");
-        write_text(path, tiny_lbp_xml("2"));
-        check_input_error(load(path), path, "format version 2 is newer than this build supports (1)");
+        const std::string newer = std::to_string(cascade::kModelFormatVersion + 1);
+        write_text(path, tiny_lbp_xml(newer));
+        check_input_error(load(path), path,
+                          "format version " + newer + " is newer than this build supports (" +
+                              std::to_string(cascade::kModelFormatVersion) + ")");
+    }
+    SUBCASE("an acceptance threshold in a version 1 file") {
+        const std::string path = dir.file("v1_accept.xml");
+        write_text(path, tiny_lbp_xml("1", R"(<stage first="0" count="2" threshold="0.5" accept="2"/>)"));
+        check_input_error(load(path), path, "has an unknown attribute 'accept'");
+    }
+    SUBCASE("an acceptance threshold on a per-stage sum") {
+        const std::string path = dir.file("per_stage_accept.xml");
+        write_text(path, tiny_lbp_xml("2", R"(<stage first="0" count="2" threshold="0.5" accept="2"/>)"));
+        check_input_error(load(path), path, "stage 0: has an acceptance threshold, which needs the running sum policy");
     }
     SUBCASE("stages that do not cover the weak learners") {
         const std::string path = dir.file("short_stage.xml");
@@ -564,6 +582,19 @@ TEST_CASE("validate names the first structural problem") {
     fails([](LbpCascade& c) { c.weaks[1].table = -1; }, "response table -1 does not exist");
     fails([](LbpCascade& c) { c.responses.push_back(0.f); }, "not a positive multiple of 256");
     fails([](LbpCascade& c) { c.responses[77] = INFINITY; }, "response table 0 entry 77 is inf");
+    fails([](LbpCascade& c) { c.stages[0].accept = 1.f; }, "stage 0: has an acceptance threshold, which needs");
+    fails(
+        [](LbpCascade& c) {
+            c.policy = cascade::SumPolicy::running;
+            c.stages[0].accept = -0.5f;
+        },
+        "stage 0: acceptance threshold -0.5 is not above the rejection threshold 0");
+    fails(
+        [](LbpCascade& c) {
+            c.policy = cascade::SumPolicy::running;
+            c.stages[0].accept = NAN;
+        },
+        "stage 0: acceptance threshold nan is not above");
 
     HogCascade hog;
     hog.window = {64, 128};
