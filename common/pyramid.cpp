@@ -27,7 +27,7 @@ std::vector<PyramidLevel> pyramid_levels(Size image, Size window, const PyramidP
 
     // Every scale whose window (rounded in double) fits the image...
     std::vector<float> all_scales;
-    for (double factor = 1.0;; factor *= params.scale_factor) {
+    for (double factor = params.first_scale;; factor *= params.scale_factor) {
         if (std::lrint(window.width * factor) > image.width || std::lrint(window.height * factor) > image.height)
             break;
         all_scales.push_back(static_cast<float>(factor));

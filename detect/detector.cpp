@@ -11,6 +11,7 @@ namespace {
 ScanParams scan_params(const Options& options) {
     ScanParams params;
     params.pyramid.scale_factor = options.scale_factor;
+    params.pyramid.first_scale = options.first_scale;
     params.pyramid.min_object = options.min_size;
     params.pyramid.max_object = options.max_size;
     params.rule.stride = options.stride;

@@ -36,7 +36,7 @@ Examples:
 )";
 
 struct Raw {
-    std::string model, backend, scale_factor, stride, min_size, max_size, group, min_neighbors, nms_iou,
+    std::string model, backend, scale_factor, first_scale, stride, min_size, max_size, group, min_neighbors, nms_iou,
         threads, output, format, annotate_dir, annotate_video, max_frames, every;
     std::vector<std::string> lists, inputs;
 };
@@ -46,10 +46,14 @@ po::options_description visible_options(Raw& raw) {
     options.add_options()
         ("help,h", "show this help and exit")
         ("model,m", po::value(&raw.model)->value_name("FILE"),
-         "the model (required in this build; no default model is embedded yet)")
+         "the model (default: the embedded pedestrian model, models/pedestrian_hog.xml: HoG cascade, 64x128 "
+         "window, people about 96 px tall in it)")
         ("backend", po::value(&raw.backend)->value_name("NAME"), "where detection runs: cpu (default: cpu)")
         ("scale-factor", po::value(&raw.scale_factor)->value_name("F"),
          "pyramid step between scales, > 1 and <= 4 (default: 1.1)")
+        ("first-scale", po::value(&raw.first_scale)->value_name("S"),
+         "the pyramid's smallest scale, 0.1 <= S <= 1: below 1 the image is first upsampled, to find objects "
+         "smaller than the model window (S x window) (default: 1, as OpenCV)")
         ("stride", po::value(&raw.stride)->value_name("auto|N"),
          "window step in pixels of each pyramid level: auto is OpenCV's rule (2 below scale 2, 1 above, skipping "
          "the position after a first-stage rejection); N is 1..64 (default: auto)")
@@ -118,6 +122,11 @@ void apply_numbers(const Raw& raw, const po::variables_map& vm, Options& o) {
         o.scale_factor = parse_real("--scale-factor", raw.scale_factor);
         if (!(o.scale_factor > 1.0 && o.scale_factor <= 4.0))
             throw UsageError("--scale-factor", raw.scale_factor + " is out of range (must be > 1 and <= 4)");
+    }
+    if (vm.count("first-scale")) {
+        o.first_scale = parse_real("--first-scale", raw.first_scale);
+        if (!(o.first_scale >= 0.1 && o.first_scale <= 1.0))
+            throw UsageError("--first-scale", raw.first_scale + " is out of range (must be >= 0.1 and <= 1)");
     }
     if (vm.count("stride") && raw.stride != "auto") {
         o.stride = parse_int("--stride", raw.stride);

@@ -18,9 +18,10 @@ namespace cascade::detect {
 enum class Format { json, csv };
 
 struct Options {
-    std::optional<std::string> model;  // nullopt: the embedded default model (none in this build yet)
+    std::optional<std::string> model;  // nullopt: the embedded default model (detect/model_source.hpp)
     std::string backend = "cpu";
     double scale_factor = 1.1;
+    double first_scale = 1.0;  // < 1: upsampled first levels (common/pyramid.hpp)
     int stride = 0;  // 0: OpenCV's rule ("auto")
     Size min_size;   // 0x0: none
     Size max_size;   // 0x0: the image size

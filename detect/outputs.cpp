@@ -47,6 +47,7 @@ std::string json_size(Size size) {
 std::string json_parameters(const Options& o) {
     std::ostringstream out;
     out << "{\"scale_factor\": " << number(o.scale_factor, 15)
+        << ", \"first_scale\": " << number(o.first_scale, 15)
         << ", \"stride\": " << (o.stride == 0 ? std::string("\"auto\"") : std::to_string(o.stride))
         << ", \"min_size\": " << json_size(o.min_size) << ", \"max_size\": " << json_size(o.max_size)
         << ", \"group\": \"" << grouping_name(o.grouping.method) << "\", \"min_neighbors\": " << o.grouping.min_neighbors

@@ -292,7 +292,8 @@ TEST_CASE("cascade-detect --help describes every option with its default and giv
     for (const char* text : {"Usage: cascade-detect", "Examples:", "--model", "--backend", "--scale-factor",
                              "--stride", "--min-size", "--max-size", "--group", "--min-neighbors", "--nms-iou",
                              "--threads", "--output", "--format", "--annotate", "--annotate-video", "--list",
-                             "--max-frames", "--every", "--progress", "--quiet", "(default: 1.1)", "(default: 3)"})
+                             "--max-frames", "--every", "--progress", "--quiet", "(default: 1.1)", "(default: 3)",
+                             "--first-scale"})
         CHECK_MESSAGE(r.out.find(text) != std::string::npos, text);
 }
 
@@ -579,6 +580,8 @@ TEST_CASE("cascade-detect reports bad options in one line, exit code 2, and writ
         {{"--threads", "-1"}, "--threads"},
         {{"--every", "0"}, "--every"},
         {{"--max-frames", "-5"}, "--max-frames"},
+        {{"--first-scale", "0.05"}, "--first-scale"},
+        {{"--first-scale", "1.5"}, "--first-scale"},
         {{"--annotate-video", "OUT/out.avi"}, "--annotate-video"},
         {{"--annotate-video", "OUT/out.mp4"}, "--annotate-video"},
         {{"--no-such-option"}, "--no-such-option"},
@@ -602,8 +605,7 @@ TEST_CASE("cascade-detect reports bad options in one line, exit code 2, and writ
         CHECK(files_under(out.path).empty());
     }
 
-    // Without --model (no embedded default yet) and without an input.
-    check_error(run_tool({good}), 2, "--model");
+    // Without an input (without --model the embedded default model runs: tests/detect/test_default_model.cpp).
     check_error(run_tool({"--model", kFaceModel}), 2, "INPUT");
 }
 
