@@ -148,6 +148,8 @@ Groups group(const std::vector<Rect>& rects, int min_neighbors, double eps) {
 
 std::int64_t area(const Rect& r) { return std::int64_t{std::max(r.width, 0)} * std::max(r.height, 0); }
 
+}  // namespace
+
 double iou(const Rect& a, const Rect& b) {
     // Overlap of [a0, a0 + max(al, 0)) and [b0, b0 + max(bl, 0)), never negative.
     const auto overlap = [](int a0, int al, int b0, int bl) {
@@ -159,8 +161,6 @@ double iou(const Rect& a, const Rect& b) {
     const std::int64_t uni = area(a) + area(b) - inter;
     return uni > 0 ? static_cast<double>(inter) / static_cast<double>(uni) : 0.0;
 }
-
-}  // namespace
 
 std::vector<Rect> group_rectangles(const std::vector<Rect>& rects, int min_neighbors, double eps) {
     if (min_neighbors <= 0 || rects.empty()) return rects;

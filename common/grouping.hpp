@@ -42,13 +42,17 @@ std::vector<Rect> group_rectangles(const std::vector<Rect>& rects, int min_neigh
 std::vector<Detection> group_detections(const std::vector<Detection>& detections, int min_neighbors,
                                         double eps = 0.2);
 
+// iou: intersection over union of two rectangles [x, x + width) x [y, y + height).
+//   ensures: exact integer areas (64-bit) divided in double; negative extents count as empty; 0 when the
+//            union is empty.
+double iou(const Rect& a, const Rect& b);
+
 // nms_iou: greedy non-maximum suppression by intersection over union.
 //   requires: no score is NaN; width and height >= 0 (negative extents count as empty boxes).
 //   ensures:  - candidates are visited by descending score; equal scores are visited in ascending Rect order
 //               (operator< of geometry.hpp: x, y, width, height), so the result does not depend on input order.
 //             - a candidate is kept unless its IoU with an already kept detection is > iou_threshold (an IoU
-//               exactly equal to the threshold is kept). IoU = intersection area / union area, both exact
-//               integer areas (64-bit), divided in double; two empty boxes have IoU 0.
+//               exactly equal to the threshold is kept), IoU as iou() above.
 //             - returns the kept detections in visiting order (descending score).
 std::vector<Detection> nms_iou(std::vector<Detection> detections, float iou_threshold);
 
