@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
-#include <limits>
 
 #include "common/error.hpp"
 #include "common/resize_exact.hpp"
@@ -13,6 +12,7 @@
 #include "gpu/frame_layout.hpp"
 #include "gpu/kernel_timer.hpp"
 #include "gpu/pyramid_gpu.hpp"
+#include "gpu/strategy_trials.hpp"
 #include "gpu/texture.hpp"
 
 namespace cascade::gpu {
@@ -26,11 +26,6 @@ std::size_t pitch_for(int width) { return (static_cast<std::size_t>(width) + kPi
 // Which detector's model constant memory holds (see the header: detectors share it).
 std::atomic<std::uint64_t> g_constant_owner{0};
 std::atomic<std::uint64_t> g_next_id{1};
-
-float median(std::vector<float> v) {
-    std::sort(v.begin(), v.end());
-    return v.empty() ? std::numeric_limits<float>::infinity() : v[v.size() / 2];
-}
 
 }  // namespace
 
@@ -68,6 +63,7 @@ struct LbpGpuDetector::Impl {
     std::uint64_t id = g_next_id++;
     std::vector<int> ends;       // group ends in stages
     std::vector<int> ends_weak;  // the same in weak learners
+    StrategyTrials trials;
     Stream stream;
     DeviceBuffer<float> responses;
 
@@ -93,12 +89,7 @@ struct LbpGpuDetector::Impl {
     KernelTimer timer;
     LbpGpuStats stats;
 
-    // automatic: gpu_ms of each concrete strategy on its trial frames, then the winner.
-    std::vector<std::vector<float>> trial_ms;
-    long long frames = 0;
-    Compaction chosen = Compaction::automatic;
-
-    Impl(const LbpCascade& c, const LbpGpuOptions& o) : cascade(c), options(o) {
+    Impl(const LbpCascade& c, const LbpGpuOptions& o) : cascade(c), options(o), trials(o.compaction, o.auto_frames) {
         if (!(options.pyramid.scale_factor > 1.0)) throw InputError("GPU detector", "scale factor must be > 1");
         for (std::size_t i = 0; i < options.compaction_points.size(); ++i)
             if (options.compaction_points[i] <= 0 || (i > 0 && options.compaction_points[i] <= options.compaction_points[i - 1]))
@@ -109,8 +100,6 @@ struct LbpGpuDetector::Impl {
         if (ends.size() > static_cast<std::size_t>(kMaxGroups))
             throw InputError("GPU detector", "at most " + std::to_string(kMaxGroups - 1) + " compaction points");
         for (int e : ends) ends_weak.push_back(cascade.stages[e - 1].first + cascade.stages[e - 1].count);
-        chosen = options.compaction;
-        trial_ms.resize(concrete_compactions().size());
         responses.resize(cascade.responses.size());
         // Every copy goes on the detector's stream: it does not synchronise with the legacy default stream.
         CASCADE_CUDA_CHECK(cudaMemcpyAsync(responses.get(), cascade.responses.data(),
@@ -164,17 +153,6 @@ struct LbpGpuDetector::Impl {
             integral_texture = TextureObject::linear_u32(integrals.get(), static_cast<std::size_t>(layout.integral_elements));
         }
         CASCADE_CUDA_CHECK(cudaStreamSynchronize(s));
-    }
-
-    Compaction strategy_for_frame() {
-        if (chosen != Compaction::automatic) return chosen;
-        const long long trial = frames / options.auto_frames;
-        if (trial < static_cast<long long>(concrete_compactions().size())) return concrete_compactions()[trial];
-        std::size_t best = 0;
-        for (std::size_t i = 1; i < trial_ms.size(); ++i)
-            if (median(trial_ms[i]) < median(trial_ms[best])) best = i;
-        chosen = concrete_compactions()[best];
-        return chosen;
     }
 
     void upload(const GrayView& image) {
@@ -278,11 +256,7 @@ struct LbpGpuDetector::Impl {
         stats.download_ms = downloaded.since(cascade_done);
         stats.gpu_ms = cascade_done.since(uploaded);
         stats.kernels = timer.collect();
-        if (options.compaction == Compaction::automatic && chosen == Compaction::automatic) {
-            const long long trial = frames / options.auto_frames;
-            if (frames % options.auto_frames != 0) trial_ms[static_cast<std::size_t>(trial)].push_back(stats.gpu_ms);
-        }
-        ++frames;
+        trials.record(stats.gpu_ms);
     }
 
     std::vector<Detection> detect(const GrayView& image) {
@@ -292,11 +266,11 @@ struct LbpGpuDetector::Impl {
         timer.reset(options.time_kernels);
         if (layout.levels.empty()) {  // the window does not fit: nothing to scan
             stats = LbpGpuStats{};
-            stats.strategy = chosen;
+            stats.strategy = trials.chosen();
             return {};
         }
         if (g_constant_owner.exchange(id) != id) upload_model_constants(cascade, stream.get());
-        const Compaction strategy = strategy_for_frame();
+        const Compaction strategy = trials.next();
         upload(image);
         build_pyramid();
         const CascadeResult result = evaluate(strategy);
@@ -315,6 +289,6 @@ LbpGpuDetector& LbpGpuDetector::operator=(LbpGpuDetector&&) noexcept = default;
 std::vector<Detection> LbpGpuDetector::detect(const GrayView& frame) { return impl_->detect(frame); }
 const LbpGpuStats& LbpGpuDetector::last_stats() const { return impl_->stats; }
 const LbpGpuOptions& LbpGpuDetector::options() const { return impl_->options; }
-Compaction LbpGpuDetector::chosen_compaction() const { return impl_->chosen; }
+Compaction LbpGpuDetector::chosen_compaction() const { return impl_->trials.chosen(); }
 
 }  // namespace cascade::gpu

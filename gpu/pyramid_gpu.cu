@@ -137,14 +137,14 @@ __global__ void resample_octave_kernel(const GpuLevel* levels, int first, cudaTe
     canvas.pixels[(l.canvas_y + y) * canvas.pitch + l.canvas_x + x] = static_cast<std::uint8_t>(__float2int_rn(p * 255.f));
 }
 
+}  // namespace
+
 void integral_columns(const IntegralTarget& t, cudaStream_t stream, KernelTimer& timer) {
     timer.begin("integral_columns", stream);
     integral_columns_kernel<<<t.strips, kColumnWarps * 32, 0, stream>>>(t);
     CASCADE_CUDA_CHECK(cudaGetLastError());
     timer.end(stream);
 }
-
-}  // namespace
 
 void build_exact_pyramid(const IntegralTarget& target, const GrayView& frame, const ResizeTap* taps_x,
                          const ResizeTap* taps_y, cudaStream_t stream, KernelTimer& timer) {

@@ -30,6 +30,12 @@ struct IntegralTarget {
     std::uint32_t* integrals;
 };
 
+// The column pass alone: adds each column's running sum down rows 1..height of every level's table, for
+// columns 1..width (GpuLevel::width, integral_stride, integral_offset, first_strip; one block per kStripWidth
+// columns). Any uint32 matrix whose rows are already row-prefixed qualifies: the HoG detector passes its
+// interleaved integral histograms as matrices of kHogBins * (width + 1) columns (gpu/hog_layout.hpp).
+void integral_columns(const IntegralTarget& target, cudaStream_t stream, KernelTimer& timer);
+
 // frame: device memory. taps_x/taps_y: every level's taps, at GpuLevel::taps_x/taps_y.
 void build_exact_pyramid(const IntegralTarget& target, const GrayView& frame, const ResizeTap* taps_x,
                          const ResizeTap* taps_y, cudaStream_t stream, KernelTimer& timer);

@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "bench/gpu/pgm.hpp"
+#include "common/error.hpp"
 #include "common/model_io.hpp"
 #include "gpu/cuda_check.hpp"
 
@@ -40,14 +41,28 @@ std::vector<Frame> load_frames(const std::string& data_dir, std::size_t limit) {
     return out;
 }
 
-std::optional<LbpCascade> load_lbp_model(const std::string& data_dir, const std::string& file) {
+namespace {
+
+template <class Cascade>
+std::optional<Cascade> load_model_of_kind(const std::string& data_dir, const std::string& file) {
     const fs::path path = fs::path(data_dir) / "models" / file;
     if (!fs::exists(path)) {
         MESSAGE("SKIP: model " << path.string() << " not found");
         return std::nullopt;
     }
     Model model = load_model(path.string());
-    return std::get<LbpCascade>(std::move(model.cascade));
+    if (!std::holds_alternative<Cascade>(model.cascade)) throw InputError(path.string(), "not a model of the expected kind");
+    return std::get<Cascade>(std::move(model.cascade));
+}
+
+}  // namespace
+
+std::optional<LbpCascade> load_lbp_model(const std::string& data_dir, const std::string& file) {
+    return load_model_of_kind<LbpCascade>(data_dir, file);
+}
+
+std::optional<HogCascade> load_hog_model(const std::string& data_dir, const std::string& file) {
+    return load_model_of_kind<HogCascade>(data_dir, file);
 }
 
 }  // namespace cascade::test

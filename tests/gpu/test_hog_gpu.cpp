@@ -1,0 +1,209 @@
+// The GPU HoG detector against the CPU reference (common/hog_cpu_detector.hpp) on real frames, with the
+// project's pedestrian model (models/pedestrian_hog.xml, packed by tools/gpu-pack).
+// Exact mode: for every compaction strategy the raw windows and their scores EQUAL detect_windows', at stride 8
+// and with OpenCV's scan rule, on frames of several sizes, including upsampled levels (first_scale 0.5); with
+// a fixed stride the survivors after each compaction point also equal the CPU's count of windows that passed
+// those stages. Texture mode: close to the CPU within a stated tolerance.
+// Every test prints "SKIP: no CUDA device" and returns where there is no GPU.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+
+#include "common/error.hpp"
+#include "common/hog_cpu_detector.hpp"
+#include "gpu/hog_gpu_detector.hpp"
+#include "tests/gpu/gpu_test_data.hpp"
+#include "tests/gpu/window_compare.hpp"
+
+namespace {
+
+using namespace cascade;
+using gpu::Compaction;
+using gpu::HogGpuDetector;
+using gpu::HogGpuOptions;
+using gpu::PyramidMode;
+
+constexpr const char* kModel = "pedestrian_hog.xml";
+
+struct Scan {
+    double factor;
+    int stride;
+    double first_scale;
+};
+
+ScanParams params_of(const Scan& scan) {
+    ScanParams p;
+    p.pyramid.scale_factor = scan.factor;
+    p.pyramid.first_scale = scan.first_scale;
+    p.rule.stride = scan.stride;
+    return p;
+}
+
+HogGpuOptions options_of(const Scan& scan, Compaction compaction) {
+    HogGpuOptions o;
+    o.compaction = compaction;
+    o.pyramid = params_of(scan).pyramid;
+    o.rule.stride = scan.stride;
+    o.auto_frames = 2;
+    return o;
+}
+
+std::vector<Detection> cpu_windows(const HogCascade& c, const GrayView& frame, const Scan& scan,
+                                   HogScanStats* stats = nullptr) {
+    auto out = detect_windows(c, frame, params_of(scan), stats);
+    std::sort(out.begin(), out.end(), test::by_rect_then_score);
+    return out;
+}
+
+std::string describe(const Scan& s) {
+    return "factor " + std::to_string(s.factor) + ", stride " + std::to_string(s.stride) + ", first scale " +
+           std::to_string(s.first_scale);
+}
+
+}  // namespace
+
+TEST_CASE("exact mode: every strategy gives the CPU's raw windows and stage survivors for the pedestrian model") {
+    if (!test::have_cuda_device()) return;
+    const auto dir = test::gpu_data_dir();
+    if (!dir) return;
+    const auto frames = test::load_frames(*dir);
+    const auto model = test::load_hog_model(*dir, kModel);
+    if (frames.empty() || !model) return;
+    std::vector<Compaction> strategies = gpu::concrete_compactions();
+    strategies.push_back(Compaction::automatic);
+    long long windows = 0, survivor_checks = 0;
+    // The thesis's scale steps at stride 8, and OpenCV's rule; first_scale 0.5 adds levels larger than the frame.
+    for (const Scan scan : {Scan{1.05, 8, 1.0}, Scan{1.2, 8, 0.5}, Scan{1.1, 0, 1.0}, Scan{1.2, 0, 0.5}}) {
+        std::vector<HogGpuDetector> detectors;
+        for (Compaction s : strategies) detectors.emplace_back(*model, options_of(scan, s));
+        for (const auto& f : frames) {
+            HogScanStats cpu_stats;
+            const auto cpu = cpu_windows(*model, f.image.view(), scan, &cpu_stats);
+            windows += static_cast<long long>(cpu.size());
+            for (auto& d : detectors) {
+                const auto found = d.detect(f.image.view());
+                const auto& st = d.last_stats();
+                INFO(f.label << ", " << describe(scan) << ", strategy " << gpu::to_string(st.strategy) << " ("
+                             << gpu::to_string(d.options().compaction) << ")");
+                CHECK_MESSAGE(test::equal_windows(found, cpu), test::difference(found, cpu));
+                if (scan.stride == 0 || st.strategy == Compaction::none) continue;
+                // With a fixed stride every position is scanned on both sides: after each group, the GPU's
+                // survivors are the CPU's windows rejected at a later stage or accepted.
+                CHECK(st.windows == cpu_stats.windows);
+                REQUIRE(st.survivors.size() == st.group_end_stage.size());
+                for (std::size_t g = 0; g < st.survivors.size(); ++g) {
+                    long long passed = 0;
+                    for (std::size_t s = static_cast<std::size_t>(st.group_end_stage[g]); s < cpu_stats.rejected_at.size(); ++s)
+                        passed += cpu_stats.rejected_at[s];
+                    CHECK(st.survivors[g] == passed);
+                    ++survivor_checks;
+                }
+            }
+        }
+    }
+    MESSAGE(windows << " CPU windows compared against every strategy; " << survivor_checks << " survivor counts");
+    CHECK(windows > 100);  // equality of empty sets proves nothing
+}
+
+TEST_CASE("stats: compaction points, survivors shrinking, kernel times and the automatic choice") {
+    if (!test::have_cuda_device()) return;
+    const auto dir = test::gpu_data_dir();
+    if (!dir) return;
+    const auto frames = test::load_frames(*dir, 2);
+    const auto model = test::load_hog_model(*dir, kModel);
+    if (frames.empty() || !model) return;
+    HogGpuOptions o;
+    o.time_kernels = true;
+    o.auto_frames = 2;
+    HogGpuDetector d(*model, o);
+    for (int i = 0; i < 12; ++i) d.detect(frames[i % frames.size()].image.view());
+    CHECK(d.chosen_compaction() != Compaction::automatic);
+    const auto& st = d.last_stats();
+    CHECK(st.strategy == d.chosen_compaction());
+    CHECK(st.gpu_ms > 0.f);
+    // The default points 3, 11, 30, 66 fall on stage boundaries of the model (stages of 3, 3, 5, 5, 3, 5, 6, ...).
+    CHECK(st.group_end_weak == std::vector<int>{3, 11, 30, 66, static_cast<int>(model->weaks.size())});
+    REQUIRE(st.survivors.size() == st.group_end_stage.size());
+    if (st.strategy != Compaction::none)
+        for (std::size_t g = 1; g < st.survivors.size(); ++g) CHECK(st.survivors[g] <= st.survivors[g - 1]);
+    CHECK(st.survivors.front() < st.windows);
+    std::vector<std::string> names;
+    for (const auto& k : st.kernels) names.push_back(k.name);
+    for (const char* kernel : {"resample", "gradient", "integral_rows", "integral_columns"})
+        CHECK_MESSAGE(std::find(names.begin(), names.end(), kernel) != names.end(), kernel);
+}
+
+TEST_CASE("texture mode: raw windows match the CPU's at the same scales (IoU >= 0.5, 80% both ways)") {
+    if (!test::have_cuda_device()) return;
+    const auto dir = test::gpu_data_dir();
+    if (!dir) return;
+    const auto frames = test::load_frames(*dir);
+    const auto model = test::load_hog_model(*dir, kModel);
+    if (frames.empty() || !model) return;
+    // Texture mode samples each level pixel by one hardware bilinear fetch (8-bit fractional weights) instead
+    // of INTER_LINEAR_EXACT: a pixel may differ by a grey level, which moves some gradients across an
+    // orientation bin boundary and some weak learners across their decision boundary. The levels are the
+    // CPU's, so a window the CPU accepts should mostly be found at or next to the same place.
+    const Scan scan{1.1, 4, 0.5};  // the thesis's dense stride: enough raw windows to measure a fraction
+    for (Compaction s : {Compaction::shared_atomic, Compaction::prefix_sum}) {
+        HogGpuOptions o = options_of(scan, s);
+        o.mode = PyramidMode::texture;
+        HogGpuDetector d(*model, o);
+        long long cpu_raw = 0, gpu_raw = 0, cpu_matched = 0, gpu_matched = 0;
+        for (const auto& f : frames) {
+            const auto cpu = cpu_windows(*model, f.image.view(), scan);
+            const auto found = d.detect(f.image.view());
+            std::vector<Rect> cpu_rects, gpu_rects;
+            for (const auto& x : cpu) cpu_rects.push_back(x.rect);
+            for (const auto& x : found) gpu_rects.push_back(x.rect);
+            cpu_matched += test::matched_by_iou(cpu_rects, gpu_rects);
+            gpu_matched += test::matched_by_iou(gpu_rects, cpu_rects);
+            cpu_raw += static_cast<long long>(cpu.size());
+            gpu_raw += static_cast<long long>(found.size());
+        }
+        MESSAGE("texture mode (" << gpu::to_string(s) << "): raw windows GPU " << gpu_raw << " vs CPU " << cpu_raw
+                                 << "; CPU " << cpu_matched << " matched, GPU " << gpu_matched << " matched");
+        REQUIRE(cpu_raw >= 50);
+        CHECK(cpu_matched >= 0.8 * cpu_raw);
+        CHECK(gpu_matched >= 0.8 * gpu_raw);
+        CHECK(gpu_raw >= cpu_raw / 2);
+        CHECK(gpu_raw <= cpu_raw * 2);
+    }
+}
+
+TEST_CASE("frames of changing sizes: buffers follow, results stay exact") {
+    if (!test::have_cuda_device()) return;
+    const auto dir = test::gpu_data_dir();
+    if (!dir) return;
+    const auto frames = test::load_frames(*dir);
+    const auto model = test::load_hog_model(*dir, kModel);
+    if (frames.empty() || !model) return;
+    const Scan scan{1.1, 8, 0.5};
+    HogGpuDetector d(*model, options_of(scan, Compaction::hybrid));
+    for (int round = 0; round < 2; ++round)
+        for (const auto& f : frames) {
+            INFO(f.label << " round " << round);
+            const auto found = d.detect(f.image.view());
+            const auto cpu = cpu_windows(*model, f.image.view(), scan);
+            CHECK_MESSAGE(test::equal_windows(found, cpu), test::difference(found, cpu));
+        }
+    // A frame smaller than the window: nothing to scan, no error.
+    GrayImage tiny(20, 40);
+    CHECK(d.detect(tiny.view()).empty());
+}
+
+TEST_CASE("models the GPU tables cannot run are refused with an InputError") {
+    if (!test::have_cuda_device()) return;
+    const auto dir = test::gpu_data_dir();
+    if (!dir) return;
+    const auto model = test::load_hog_model(*dir, kModel);
+    if (!model) return;
+    HogCascade accepting = *model;  // WaldBoost-style early acceptance: the GPU HoG kernels do not implement it
+    accepting.policy = SumPolicy::running;
+    accepting.stages[0].accept = accepting.stages[0].threshold + 1.f;
+    CHECK_THROWS_AS(HogGpuDetector(accepting, HogGpuOptions{}), InputError);
+    HogCascade large = *model;
+    while (large.weaks.size() <= static_cast<std::size_t>(gpu::kMaxHogGpuWeaks)) large.weaks.push_back(model->weaks[0]);
+    large.stages.back().count += static_cast<int>(large.weaks.size() - model->weaks.size());
+    CHECK_THROWS_AS(HogGpuDetector(large, HogGpuOptions{}), InputError);
+}
