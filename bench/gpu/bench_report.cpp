@@ -65,18 +65,23 @@ void write_json(std::ostream& out, const BenchContext& c, const std::vector<Benc
 }
 
 void write_markdown(std::ostream& out, const BenchContext& c, const std::vector<BenchRow>& rows) {
-    out << "Device: " << c.device << "; model: " << c.model << "; scale factor " << c.scale_factor << ", minimum "
-        << c.min_size << " px; OpenCV on " << c.cpu_threads << " threads; " << c.date << ".\n\n";
+    out << "Device: " << c.device << "; model: " << c.model << "; ";
+    if (c.scale_factor > 0)
+        out << "scale factor " << c.scale_factor << ", minimum " << c.min_size << " px";
+    else
+        out << "stride and scale step per row (rule sN xF: stride N, scale step F)";
+    out << "; OpenCV on " << c.cpu_threads << " threads; " << c.date << ".\n\n";
     out << "| resolution | detector | strategy | rule | median ms | p90 ms | detect() ms | pyramid ms | cascade ms | "
            "Mwindows/s | survivors after weak learners | x OpenCV | parity |\n";
     out << "|---|---|---|---|---:|---:|---:|---:|---:|---:|---|---:|---|\n";
-    for (const BenchRow& r : rows)
+    for (const BenchRow& r : rows) {
+        const bool opencv = r.detector.rfind("opencv", 0) == 0;  // CPU rows have no device times
         out << "| " << r.resolution << " | " << r.detector << " | " << r.strategy << " | " << r.rule << " | "
             << fixed(r.median_ms, 3) << " | " << fixed(r.p90_ms, 3) << " | " << fixed(r.median_call_ms, 3) << " | "
-            << (r.detector == "opencv-cpu" ? "-" : fixed(r.pyramid_ms, 3)) << " | "
-            << (r.detector == "opencv-cpu" ? "-" : fixed(r.cascade_ms, 3)) << " | "
+            << (opencv ? "-" : fixed(r.pyramid_ms, 3)) << " | " << (opencv ? "-" : fixed(r.cascade_ms, 3)) << " | "
             << (r.windows_per_s > 0 ? fixed(r.windows_per_s / 1e6, 0) : "-") << " | " << survivors_text(r) << " | "
             << fixed(r.speedup, 1) << " | " << r.parity << " |\n";
+    }
     bool any = false;
     for (const BenchRow& r : rows)
         if (!r.kernels.empty()) {

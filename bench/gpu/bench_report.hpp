@@ -32,7 +32,7 @@ struct BenchRow {
 struct BenchContext {
     std::string device, model, date;
     int cpu_threads = 0;
-    double scale_factor = 1.1;
+    double scale_factor = 1.1;  // 0: each row's rule names its own (the HoG mode)
     int min_size = 0;
 };
 

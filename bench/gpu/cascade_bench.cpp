@@ -7,9 +7,9 @@
 // through the set: median and p90 of the device time (pyramid + cascade, CUDA events), the median detect()
 // call, windows per second, survivors after each compaction point, per-kernel medians, and parity: exact mode
 // must give the CPU reference's raw windows (detect_windows) on the first frames. Exit 1 on any parity failure.
+// `cascade-bench hog ...` times the HoG detector instead (bench/gpu/hog_bench.hpp).
 #include <algorithm>
 #include <chrono>
-#include <ctime>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -20,6 +20,8 @@
 
 #include "bench/gpu/bench_frames.hpp"
 #include "bench/gpu/bench_report.hpp"
+#include "bench/gpu/bench_util.hpp"
+#include "bench/gpu/hog_bench.hpp"
 #include "bench/gpu/pgm.hpp"
 #include "common/error.hpp"
 #include "common/lbp_cpu_detector.hpp"
@@ -31,6 +33,10 @@ namespace {
 
 using namespace cascade;
 using bench::BenchRow;
+using bench::by_rect_then_score;
+using bench::percentile;
+using bench::split;
+using bench::view_of;
 
 struct Options {
     std::string data = "gpu-pack/data", model, json, markdown, date;
@@ -46,14 +52,6 @@ struct Options {
     bool opencv = true;
 };
 
-std::vector<std::string> split(const std::string& s, char sep) {
-    std::vector<std::string> out;
-    std::stringstream in(s);
-    for (std::string item; std::getline(in, item, sep);)
-        if (!item.empty()) out.push_back(item);
-    return out;
-}
-
 const char* const kUsage =
     "usage: cascade-bench [--data DIR] [--model XML] [--resolutions 720x480,1280x720,1920x1080]\n"
     "  [--configs exact/1/all,texture/1/auto,exact/0/auto]  (MODE/STRIDE/STRATEGY; stride 0 = OpenCV's rule;\n"
@@ -62,7 +60,8 @@ const char* const kUsage =
     "  [--no-tiles] [--carveout PERCENT]  (tuning: integral tiles in shared memory; L1/shared split)\n"
     "  [--scale-factor 1.1] [--min-size 24] [--frames 200] [--warmup 20] [--opencv-frames 20]\n"
     "  [--parity-frames 2] [--kernel-frames 10] [--max-sources N] [--threads N] [--no-opencv]\n"
-    "  [--json FILE] [--markdown FILE] [--date TEXT]\n";
+    "  [--json FILE] [--markdown FILE] [--date TEXT]\n"
+    "       cascade-bench hog [...]  (the HoG detector against OpenCV's HOGDescriptor; hog --help)\n";
 
 Options parse(int argc, char** argv) {
     Options o;
@@ -110,37 +109,6 @@ Options parse(int argc, char** argv) {
     if (o.model.empty()) o.model = o.data + "/models/lbpcascade_frontalface.xml";
     if (o.scale_factor <= 1.0 || o.frames < 1 || o.warmup < 0) throw InputError("options", "out of range");
     return o;
-}
-
-double percentile(std::vector<double> v, double p) {
-    if (v.empty()) return 0;
-    std::sort(v.begin(), v.end());
-    return v[std::min(v.size() - 1, static_cast<std::size_t>(p * static_cast<double>(v.size())))];
-}
-
-GrayView view_of(const cv::Mat& m) { return {m.data, m.cols, m.rows, static_cast<int>(m.step)}; }
-
-std::string today() {
-    const std::time_t t = std::time(nullptr);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y-%m-%d", std::gmtime(&t));
-    return buf;
-}
-
-std::string device_name() {
-    cudaDeviceProp p{};
-    if (cudaGetDeviceProperties(&p, 0) != cudaSuccess) return "no CUDA device";
-    return std::string(p.name) + " (" + std::to_string(p.multiProcessorCount) + " SMs)";
-}
-
-bool by_rect_then_score(const Detection& a, const Detection& b) {
-    return a.rect < b.rect || (a.rect == b.rect && a.score < b.score);
-}
-
-bool equal(const std::vector<Detection>& a, const std::vector<Detection>& b) {
-    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](const Detection& x, const Detection& y) {
-               return x.rect == y.rect && x.score == y.score;
-           });
 }
 
 BenchRow time_opencv(cv::CascadeClassifier& classifier, const std::vector<cv::Mat>& frames, const Options& o,
@@ -191,27 +159,13 @@ std::vector<Config> expand_configs(const std::vector<std::string>& texts) {
     return out;
 }
 
-// Median per kernel name, the times of one name summed within each frame.
-std::vector<gpu::KernelTime> kernel_medians(const LbpCascade& model, gpu::LbpGpuOptions options,
-                                            const std::vector<cv::Mat>& frames, int count) {
+// Kernel times on a detector of their own (an event pair per launch costs a little).
+std::vector<gpu::KernelTime> kernel_times(const LbpCascade& model, gpu::LbpGpuOptions options,
+                                          const std::vector<cv::Mat>& frames, int count) {
     options.time_kernels = true;
     if (options.compaction == gpu::Compaction::automatic) return {};  // the concrete rows show its winner
     gpu::LbpGpuDetector d(model, options);
-    std::map<std::string, std::vector<double>> per_name;
-    std::vector<std::string> order;
-    for (int i = 0; i < count + 2; ++i) {
-        d.detect(view_of(frames[i % frames.size()]));
-        if (i < 2) continue;
-        std::map<std::string, double> frame;
-        for (const auto& k : d.last_stats().kernels) {
-            if (!frame.count(k.name) && !per_name.count(k.name)) order.push_back(k.name);
-            frame[k.name] += k.ms;
-        }
-        for (const auto& [name, ms] : frame) per_name[name].push_back(ms);
-    }
-    std::vector<gpu::KernelTime> out;
-    for (const auto& name : order) out.push_back({name, static_cast<float>(percentile(per_name[name], 0.5))});
-    return out;
+    return bench::kernel_medians(d, frames, count);
 }
 
 BenchRow time_gpu(const LbpCascade& model, const Config& config, const std::vector<cv::Mat>& frames, const Options& o,
@@ -278,10 +232,10 @@ BenchRow time_gpu(const LbpCascade& model, const Config& config, const std::vect
         r.parity = "approx";
     } else {
         bool same = true;
-        for (std::size_t i = 0; i < oracle.size(); ++i) same = same && equal(d.detect(view_of(frames[i])), oracle[i]);
+        for (std::size_t i = 0; i < oracle.size(); ++i) same = same && bench::equal_windows(d.detect(view_of(frames[i])), oracle[i]);
         r.parity = oracle.empty() ? "-" : same ? "yes" : "no";
     }
-    r.kernels = kernel_medians(model, options, frames, o.kernel_frames);
+    r.kernels = kernel_times(model, options, frames, o.kernel_frames);
     return r;
 }
 
@@ -304,7 +258,8 @@ int run(const Options& o) {
     const bool opencv = o.opencv && classifier.load(o.model);
     if (o.opencv && !opencv) std::cout << "note: OpenCV cannot load " << o.model << ": no OpenCV rows\n";
 
-    bench::BenchContext context{have_gpu ? device_name() : "no CUDA device", o.model, o.date.empty() ? today() : o.date,
+    bench::BenchContext context{have_gpu ? bench::device_name() : "no CUDA device", o.model,
+                                o.date.empty() ? bench::today() : o.date,
                                 threads, o.scale_factor, o.min_size};
     const auto configs = expand_configs(o.configs);
     std::vector<BenchRow> rows;
@@ -361,6 +316,7 @@ int run(const Options& o) {
 
 int main(int argc, char** argv) {
     try {
+        if (argc > 1 && std::string(argv[1]) == "hog") return bench::run_hog_bench(argc - 1, argv + 1);
         return run(parse(argc, argv));
     } catch (const InputError& e) {
         std::cerr << e.what() << "\n";
