@@ -1,5 +1,6 @@
 #include "train/lbp_command.hpp"
 
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <sstream>
@@ -67,7 +68,10 @@ public:
         line << "weak " << e.index + 1 << "/" << e.limit << "  error " << fixed(e.error, 4) << "  Z " << fixed(e.z, 4)
              << "  cells " << e.feature.width << "x" << e.feature.height << " at (" << e.feature.x << ","
              << e.feature.y << ")  threshold " << fixed(e.threshold, 4) << "  positives kept " << e.positives_live
-             << "/" << e.positives_total << "  negatives rejected " << e.negatives_rejected << "/"
+             << "/" << e.positives_total;
+        if (std::isfinite(e.accept))
+            line << "  accept " << fixed(e.accept, 4) << " (" << e.positives_accepted << " positives accepted)";
+        line << "  negatives rejected " << e.negatives_rejected << "/"
              << e.negatives_before << "  mined " << e.negatives_mined << " scanned " << e.windows_scanned
              << "  est. FPR " << scientific(e.fpr_estimate) << "  " << duration_text(progress_.elapsed());
         progress_.log(line.str());
@@ -107,6 +111,9 @@ int lbp_command(int argc, char** argv) {
             ("calibration", po::value(&config.calibration)->default_value(config.calibration, "0.25"),
              "fraction of the training photos whose positives set the model's thresholds (by backward pruning) "
              "rather than fit the weak learners (0: all positives do both)")
+            ("accept", po::bool_switch(&config.accept),
+             "also give each stage WaldBoost's acceptance threshold (just above every live negative's running sum): "
+             "windows that reach it are accepted at once, positives that reach it leave training")
             ("features", po::value(&config.features)->default_value(config.features),
              "size of the random pool of LBP features the weak learners are chosen from")
             ("negatives", po::value(&config.negatives)->default_value(config.negatives), "size of the negative pool")

@@ -39,6 +39,12 @@ float float_floor(double value) {
     return f;
 }
 
+float float_above(double value) {
+    float f = static_cast<float>(value);
+    if (static_cast<double>(f) <= value) f = std::nextafter(f, std::numeric_limits<float>::infinity());
+    return f;
+}
+
 int rejection_budget(double alpha, int positives, int stage, int stages) {
     return static_cast<int>(std::floor(alpha * positives * (stage + 1) / stages));
 }

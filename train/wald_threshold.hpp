@@ -45,4 +45,7 @@ Rejection final_rejection(const RejectionInput& in, float current);
 // The largest float not above `value`.
 float float_floor(double value);
 
+// The smallest float above `value` (strictly: a sum equal to `value` stays below it); +inf past the largest.
+float float_above(double value);
+
 }  // namespace cascade::train

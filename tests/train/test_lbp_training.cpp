@@ -3,9 +3,13 @@
 // interruption ends with the very model of an uninterrupted one.
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <set>
 
+#include "common/cascade_eval.hpp"
 #include "common/error.hpp"
+#include "common/integral.hpp"
+#include "common/lbp_eval.hpp"
 #include "common/model_io.hpp"
 #include "tests/support/test_data.hpp"
 #include "tests/train/train_test_files.hpp"
@@ -70,7 +74,7 @@ bool same(const LbpCascade& a, const LbpCascade& b) {
     for (std::size_t i = 0; i < a.weaks.size(); ++i) {
         const LbpFeature f = a.weaks[i].feature, g = b.weaks[i].feature;
         if (f.x != g.x || f.y != g.y || f.width != g.width || f.height != g.height) return false;
-        if (a.stages[i].threshold != b.stages[i].threshold) return false;
+        if (a.stages[i].threshold != b.stages[i].threshold || a.stages[i].accept != b.stages[i].accept) return false;
     }
     return true;
 }
@@ -167,4 +171,50 @@ TEST_CASE("the model does not depend on the thread count, and a resumed run repr
             CHECK(std::string(e.what()).find("written under other settings: alpha 0.05") != std::string::npos);
         }
     }
+}
+
+TEST_CASE("with --accept, stages accept early by the detector's rule, and a resumed run reproduces an uninterrupted one") {
+    const auto data = cascade::test::shared_data_dir();
+    if (!data) return;
+    const Subset s = subset(*data, 50, 0, 30, 0);
+    cascade::test::ScratchDir dir("accept");
+    LbpTrainConfig config = small_config();
+    config.accept = true;
+    config.weak_learners = 14;
+    config.checkpoint_every = 5;
+    config.checkpoint = dir.file("uninterrupted.checkpoint");
+    Quiet quiet;
+    const LbpCascade uninterrupted = train_lbp(config, s.training, quiet).cascade;
+    REQUIRE(uninterrupted.stages.size() == 14);
+    validate(uninterrupted, "trained with --accept");  // an acceptance threshold lies above its rejection threshold
+    int accepting = 0;
+    for (std::size_t t = 0; t + 1 < uninterrupted.stages.size(); ++t)
+        accepting += std::isfinite(uninterrupted.stages[t].accept) ? 1 : 0;
+    CHECK(accepting == 13);                                   // every stage but the last
+    CHECK(std::isinf(uninterrupted.stages.back().accept));   // the last decides every window anyway
+
+    // Acceptance is used: some training positives are accepted before the last stage, by run_stages.
+    const LbpCascadeView view = view_of(uninterrupted);
+    int early = 0;
+    for (const GrayImage& p : s.training.positives) {
+        IntegralImage integral;
+        compute_integral(p.view(), integral);
+        const IntegralView sums = integral.view();
+        double sum = 0.0;
+        // Stages 0..12 only: run_stages returns num_stages (14) for a window one of them accepts.
+        early += run_stages(view, LbpWindow<IntegralView>{view, sums, 0, 0}, 0, 13, sum) == 14 ? 1 : 0;
+    }
+    MESSAGE(early << " of " << s.training.positives.size() << " training positives accepted before the last stage");
+    CHECK(early > 0);
+
+    // The project's XML keeps the acceptance thresholds.
+    save_model(Model{uninterrupted, "test"}, dir.file("model.xml"));
+    CHECK(same(std::get<LbpCascade>(load_model(dir.file("model.xml")).cascade), uninterrupted));
+
+    config.checkpoint = dir.file("interrupted.checkpoint");
+    Interrupt killed;
+    killed.after = 8;
+    CHECK_THROWS_WITH(train_lbp(config, s.training, killed), "interrupted");
+    config.resume = true;
+    CHECK(same(train_lbp(config, s.training, quiet).cascade, uninterrupted));
 }

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <limits>
 #include <set>
 
 #include "common/error.hpp"
@@ -64,6 +65,27 @@ TEST_CASE("backward pruning keeps exactly the positives the full classifier keep
     CHECK(t[2] == 2.5f);
     CHECK(t[0] == -1.0f);  // lowest first-stage sum among the three kept; the dropped one does not count
     CHECK(t[1] == -0.5f);
+}
+
+TEST_CASE("backward pruning with acceptance thresholds: accepted positives are kept and bound no later stage") {
+    // P0 reaches stage 0's acceptance threshold 2.0 (2.5 >= 2.0): decided there, so its low later sums do not
+    // count. Finals with P0 as +inf: 0.0 (P3), 2.5, 3.0, +inf; alpha 0.25 drops one, P3, so the last threshold
+    // is 2.5. Stage 0: lowest of P0, P1, P2 = -1.0; stage 1: lowest of P1, P2 (P0 decided) = 0.5. Without the
+    // acceptance threshold P0's final -5.0 would be the one dropped (last threshold 0.0).
+    const std::vector<std::vector<double>> sums = {
+        {2.5, -3.0, -5.0}, {1.0, 2.0, 3.0}, {-1.0, 0.5, 2.5}, {0.5, 1.5, 0.0}};
+    const float none = std::numeric_limits<float>::infinity();
+    CHECK(backward_pruning_thresholds(sums, 0.25) == std::vector<float>{-1.0f, 0.5f, 0.0f});
+    CHECK(backward_pruning_thresholds(sums, 0.25, {2.0f, none, none}) == std::vector<float>{-1.0f, 0.5f, 2.5f});
+
+    // Every positive accepted at stage 0 (acceptance -2.0 is below all their first sums): stage 0's threshold
+    // must still lie below its acceptance threshold, and the stages no positive reaches undecided get the
+    // largest float, never +inf (a model's thresholds are finite).
+    const std::vector<float> all = backward_pruning_thresholds(sums, 0.25, {-2.0f, none, none});
+    CHECK(all[0] < -2.0f);
+    CHECK(all[0] == std::nextafter(-2.0f, -none));
+    CHECK(all[1] == std::numeric_limits<float>::max());
+    CHECK(all[2] == std::numeric_limits<float>::max());
 }
 
 TEST_CASE("weights: exp(-yH) per class summing to 1/2; trimming drops the lightest, deterministically") {

@@ -80,6 +80,7 @@ TrainingSettings training_settings(const LbpTrainConfig& c, const LbpTrainingDat
             {"weak-learners", std::to_string(c.weak_learners)},
             {"alpha", number(c.alpha)},
             {"calibration", number(c.calibration)},
+            {"accept", c.accept ? "yes" : "no"},
             {"features", std::to_string(c.features)},
             {"negatives", std::to_string(c.negatives)},
             {"refill-below", number(c.refill_below)},

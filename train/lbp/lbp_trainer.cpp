@@ -1,6 +1,8 @@
 #include "train/lbp/lbp_trainer.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <sstream>
 #include <stdexcept>
@@ -83,6 +85,7 @@ public:
           codes_(static_cast<int>(pool_.size()), positives_ + negatives_),
           score_(static_cast<std::size_t>(slots()), 0.0),
           live_(static_cast<std::size_t>(slots()), 0),
+          accepted_(static_cast<std::size_t>(slots()), 0),
           provenance_(static_cast<std::size_t>(negatives_)),
           miner_(data.negatives, mining_params(config)) {
         for (int f = 0; f < static_cast<int>(pool_.size()); ++f)
@@ -104,15 +107,21 @@ private:
     double negative_reach() const {
         return pool_at_refill_ > 0 ? reach_at_refill_ * live_negatives() / pool_at_refill_ : 0.0;
     }
+    int accepted_fitting_positives() const;
+    // Running sum of weak learners [0, count) for slot s from the code table; `decided` gets -1 when a stage
+    // rejects it, +1 when a stage accepts it, 0 when it passes them all.
+    double replay(int s, std::size_t count, int& decided) const;
 
     void start();
     void resume(const LbpTrainingState& state);
     void place_negatives(const std::vector<int>& targets, const std::vector<NegativeWindow>& windows,
                          const std::vector<GrayImage>& crops);
+    void raise_acceptance(const std::vector<int>& negatives);
     bool refill();
     void add_weak();
     RejectionInput rejection_input() const;
     void reject_below(float threshold);
+    float accept_above_negatives();
     double finalize();  // returns the miss rate it leaves on the positives that set the thresholds
     void checkpoint();
 
@@ -128,6 +137,7 @@ private:
     CodeTable codes_;
     std::vector<double> score_;  // running sum per slot
     std::vector<char> live_;
+    std::vector<char> accepted_;              // per slot: decided by an acceptance threshold (not live)
     std::vector<NegativeWindow> provenance_;  // per negative slot
     LbpCascade cascade_;
     std::vector<int> weak_feature_;  // pool index of each weak learner
@@ -138,6 +148,30 @@ private:
     long long scanned_since_weak_ = 0;
     int mined_since_weak_ = 0;
 };
+
+int Trainer::accepted_fitting_positives() const {
+    int n = 0;
+    for (int s = 0; s < positives_; ++s)
+        n += accepted_[static_cast<std::size_t>(s)] && !calibrates_[static_cast<std::size_t>(s)] ? 1 : 0;
+    return n;
+}
+
+double Trainer::replay(int s, std::size_t count, int& decided) const {
+    double sum = 0.0;
+    decided = 0;
+    for (std::size_t i = 0; i < count; ++i) {
+        sum += cascade_.responses[i * kLbpCodes + codes_.code(weak_feature_[i], s)];
+        if (sum < cascade_.stages[i].threshold) {
+            decided = -1;
+            break;
+        }
+        if (sum >= cascade_.stages[i].accept) {
+            decided = +1;
+            break;
+        }
+    }
+    return sum;
+}
 
 std::vector<int> Trainer::live_fitting_positives() const {
     std::vector<int> out;
@@ -181,14 +215,12 @@ void Trainer::resume(const LbpTrainingState& state) {
         if (it == pool_index_.end()) fail("a weak learner's feature is not in the feature pool");
         weak_feature_.push_back(it->second);
     }
-    // A positive is live when no stage has rejected it; its sum stops where it was rejected, as in training.
+    // A positive is live when no stage has decided it; its sum stops where it was decided, as in training.
     for (int s = 0; s < positives_; ++s) {
-        double sum = 0.0;
-        for (std::size_t i = 0; i < weak_feature_.size() && live_[static_cast<std::size_t>(s)]; ++i) {
-            sum += cascade_.responses[i * kLbpCodes + codes_.code(weak_feature_[i], s)];
-            if (sum < cascade_.stages[i].threshold) live_[static_cast<std::size_t>(s)] = 0;
-        }
-        score_[static_cast<std::size_t>(s)] = sum;
+        int decided = 0;
+        score_[static_cast<std::size_t>(s)] = replay(s, weak_feature_.size(), decided);
+        live_[static_cast<std::size_t>(s)] = decided == 0;
+        accepted_[static_cast<std::size_t>(s)] = decided > 0;
     }
     miner_.set_cursor(state.cursor);
     std::vector<NegativeWindow> windows;
@@ -211,21 +243,49 @@ void Trainer::resume(const LbpTrainingState& state) {
     observer_.note(note.str());
 }
 
-// Puts negative windows into the given slots; each must pass the cascade so far.
+// Puts negative windows into the given slots; each must pass the cascade so far. (With acceptance thresholds
+// the miner's cascade passed windows that an acceptance threshold took early; once that threshold is raised, a
+// later stage may reject them: their slots stay free.)
 void Trainer::place_negatives(const std::vector<int>& targets, const std::vector<NegativeWindow>& windows,
                               const std::vector<GrayImage>& crops) {
     codes_.fill(pool_, targets, crops, config_.threads);
+    if (config_.accept) raise_acceptance(targets);
     for (std::size_t i = 0; i < targets.size(); ++i) {
         const int s = targets[i];
-        double sum = 0.0;
-        for (std::size_t k = 0; k < weak_feature_.size(); ++k) {
-            sum += cascade_.responses[k * kLbpCodes + codes_.code(weak_feature_[k], s)];
-            if (sum < cascade_.stages[k].threshold)
-                throw std::logic_error("a mined negative fails the cascade it was mined with");
-        }
-        score_[static_cast<std::size_t>(s)] = sum;
-        live_[static_cast<std::size_t>(s)] = 1;
+        int decided = 0;
+        score_[static_cast<std::size_t>(s)] = replay(s, weak_feature_.size(), decided);
+        if (decided > 0 || (decided < 0 && !config_.accept))
+            throw std::logic_error("a mined negative is not undecided by the cascade it was mined with");
+        live_[static_cast<std::size_t>(s)] = decided == 0;
         provenance_[static_cast<std::size_t>(s - positives_)] = windows[i];
+    }
+}
+
+// Acceptance thresholds stay above every negative seen at their stage: a newly mined window that one of them
+// would accept raises it to just above the window's sum there. (Set on the pool alone, they accept far too
+// many new windows: the weak learners were fitted to push the pool's sums down.) Positives accepted below a
+// raised threshold are replayed through the cascade.
+void Trainer::raise_acceptance(const std::vector<int>& negatives) {
+    bool raised = false;
+    for (int s : negatives) {
+        double sum = 0.0;
+        for (std::size_t i = 0; i < weak_feature_.size(); ++i) {
+            sum += cascade_.responses[i * kLbpCodes + codes_.code(weak_feature_[i], s)];
+            Stage& stage = cascade_.stages[i];
+            if (sum < stage.threshold) break;
+            if (sum >= stage.accept) {
+                stage.accept = float_above(sum);
+                raised = true;
+            }
+        }
+    }
+    if (!raised) return;
+    for (int s = 0; s < positives_; ++s) {
+        if (!accepted_[static_cast<std::size_t>(s)]) continue;
+        int decided = 0;
+        score_[static_cast<std::size_t>(s)] = replay(s, weak_feature_.size(), decided);
+        live_[static_cast<std::size_t>(s)] = decided == 0;
+        accepted_[static_cast<std::size_t>(s)] = decided > 0;
     }
 }
 
@@ -253,7 +313,7 @@ RejectionInput Trainer::rejection_input() const {
     RejectionInput in;
     for (int s : live_fitting_positives()) in.positives.push_back(score_[static_cast<std::size_t>(s)]);
     for (int s : live_slots(positives_, slots())) in.negatives.push_back(score_[static_cast<std::size_t>(s)]);
-    in.positives_rejected = fitting_total() - static_cast<int>(in.positives.size());
+    in.positives_rejected = fitting_total() - static_cast<int>(in.positives.size()) - accepted_fitting_positives();
     in.budget = rejection_budget(config_.alpha, fitting_total(), static_cast<int>(cascade_.weaks.size()) - 1,
                                  config_.weak_learners);
     in.alpha = config_.alpha;
@@ -265,6 +325,22 @@ void Trainer::reject_below(float threshold) {
         auto& live = live_[static_cast<std::size_t>(s)];
         if (live && score_[static_cast<std::size_t>(s)] < threshold) live = 0;
     }
+}
+
+// WaldBoost's acceptance threshold with beta = 0: the smallest float above every live negative's sum (+inf
+// when no negative is live); the live samples at or above it are decided.
+float Trainer::accept_above_negatives() {
+    const std::vector<int> negatives = live_slots(positives_, slots());
+    if (negatives.empty()) return std::numeric_limits<float>::infinity();
+    double highest = score_[static_cast<std::size_t>(negatives.front())];
+    for (int s : negatives) highest = std::max(highest, score_[static_cast<std::size_t>(s)]);
+    const float accept = float_above(highest);
+    for (int s = 0; s < positives_; ++s)
+        if (live_[static_cast<std::size_t>(s)] && score_[static_cast<std::size_t>(s)] >= accept) {
+            live_[static_cast<std::size_t>(s)] = 0;
+            accepted_[static_cast<std::size_t>(s)] = 1;
+        }
+    return accept;
 }
 
 void Trainer::add_weak() {
@@ -298,6 +374,8 @@ void Trainer::add_weak() {
     const Rejection rejection = sprt_rejection(rejection_input());
     cascade_.stages.push_back({index, 1, rejection.threshold});
     reject_below(rejection.threshold);
+    const int accepted_before = accepted_fitting_positives();
+    if (config_.accept) cascade_.stages.back().accept = accept_above_negatives();
 
     WeakEvent event;
     event.index = index;
@@ -306,6 +384,8 @@ void Trainer::add_weak() {
     event.error = fit.error;
     event.z = fit.z;
     event.threshold = rejection.threshold;
+    event.accept = cascade_.stages.back().accept;
+    event.positives_accepted = accepted_fitting_positives() - accepted_before;
     event.positives_live = static_cast<int>(live_fitting_positives().size());
     event.positives_total = fitting_total();
     event.negatives_before = negatives_before;
@@ -322,13 +402,15 @@ void Trainer::add_weak() {
 // training thresholds, set on the positives the weak learners were fitted to, are optimistic and only steer
 // the mining). Without: the training thresholds, the last raised to spend what is left of the miss budget.
 double Trainer::finalize() {
+    Stage& last = cascade_.stages.back();
+    last.accept = std::numeric_limits<float>::infinity();  // the last stage decides every window it sees
     if (calibration_total() == 0) {
-        Stage& last = cascade_.stages.back();
         RejectionInput in = rejection_input();
         in.budget = rejection_budget(config_.alpha, fitting_total(), 0, 1);
         last.threshold = final_rejection(in, last.threshold).threshold;
         reject_below(last.threshold);
-        return 1.0 - static_cast<double>(live_fitting_positives().size()) / fitting_total();
+        const int kept = static_cast<int>(live_fitting_positives().size()) + accepted_fitting_positives();
+        return 1.0 - static_cast<double>(kept) / fitting_total();
     }
     std::vector<std::vector<double>> sums;
     for (int s = 0; s < positives_; ++s) {
@@ -339,10 +421,21 @@ double Trainer::finalize() {
             running.push_back(sum += cascade_.responses[i * kLbpCodes + codes_.code(weak_feature_[i], s)]);
         sums.push_back(std::move(running));
     }
-    const std::vector<float> thresholds = backward_pruning_thresholds(sums, config_.alpha);
-    int missed = 0;
+    std::vector<float> accept;
+    for (const Stage& stage : cascade_.stages) accept.push_back(stage.accept);
+    const std::vector<float> thresholds = backward_pruning_thresholds(sums, config_.alpha, accept);
     for (std::size_t t = 0; t < thresholds.size(); ++t) cascade_.stages[t].threshold = thresholds[t];
-    for (const auto& running : sums) missed += running.back() < static_cast<double>(thresholds.back()) ? 1 : 0;
+    // The written model's miss rate on these positives, by the detectors' own stage rule.
+    int missed = 0;
+    for (const auto& running : sums) {
+        for (std::size_t t = 0; t < running.size(); ++t) {
+            if (running[t] < static_cast<double>(thresholds[t])) {
+                ++missed;
+                break;
+            }
+            if (running[t] >= static_cast<double>(cascade_.stages[t].accept)) break;
+        }
+    }
     return static_cast<double>(missed) / static_cast<double>(sums.size());
 }
 

@@ -16,7 +16,14 @@
 // false-positive rate per window reaches `target_fpr`, or when the miner has scanned every window without
 // finding enough hard negatives. Then the model's thresholds are set: by backward pruning on the calibration
 // positives, or (without calibration) the training thresholds with the last raised to spend what is left of
-// the miss budget. The result depends on
+// the miss budget.
+//
+// With `accept`, each stage also gets WaldBoost's acceptance threshold, with beta = 0: just above the largest
+// running sum among the live negatives (the bootstrapped sample of the windows that reach the stage), and
+// raised above every hard negative mined later that it would accept (the pool's sums are optimistic: the weak
+// learners were fitted to push them down). Positives at or above it are decided and leave training, as
+// rejected samples do. The written model keeps the acceptance thresholds (none on its last stage, which decides
+// anyway) and backward pruning respects them. The result depends on
 // the settings, the data and the seed only: not on the thread count, and not on interruptions when resumed
 // from a checkpoint. Memory: the code table (features x (positives + negatives) bytes) dominates.
 #pragma once
@@ -37,6 +44,7 @@ struct LbpTrainConfig {
     int weak_learners = 512;    // at most
     double alpha = 0.05;        // target miss rate
     double calibration = 0.25;  // fraction of the positive groups that set the model's thresholds, not fitted
+    bool accept = false;        // WaldBoost acceptance thresholds (see above)
     double target_fpr = 0.0;    // stop once the training cascade's estimated false-positive rate is at most this
     int features = 20000;       // size of the random feature pool
     int negatives = 4000;       // size of the negative pool
@@ -80,6 +88,8 @@ struct WeakEvent {
     double error = 0.0;
     double z = 0.0;
     float threshold = 0.f;
+    float accept = 0.f;          // acceptance threshold (+inf: none)
+    int positives_accepted = 0;  // fitting positives accepted by this stage
     int positives_live = 0;  // fitting positives (those not set aside for calibration)
     int positives_total = 0;
     int negatives_before = 0;
