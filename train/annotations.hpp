@@ -29,4 +29,13 @@ std::vector<AnnotatedImage> read_opencv_info(const std::string& path);
 // Whether a text file is an INRIA annotation (it names the image with "Image filename").
 bool is_inria_annotation(const std::string& path);
 
+// Whether a line reads as an info-file entry: "path count" followed by exactly 4 * count numbers.
+bool looks_like_info_line(const std::string& line);
+
+// Every annotated image of `source`, images without boxes included (they count for false positives per
+// image): a dlib XML file (.xml), an INRIA annotation file, an info file, or a folder or list file of INRIA
+// annotation (.txt) files (INRIA's Test/annotations.lst). Throws InputError for a missing source, a syntax
+// error, or a source that names no image.
+std::vector<AnnotatedImage> read_annotations(const std::string& source);
+
 }  // namespace cascade::train

@@ -7,6 +7,16 @@
 
 namespace cascade::train {
 
+bool looks_like_info_line(const std::string& line) {
+    std::istringstream in(line);
+    std::string path, token;
+    long count = -1;
+    if (!(in >> path >> count) || count < 0) return false;
+    long numbers = 0;
+    while (in >> token) ++numbers;
+    return numbers == 4 * count;
+}
+
 std::vector<AnnotatedImage> read_opencv_info(const std::string& path) {
     std::vector<AnnotatedImage> out;
     int entry = 0;

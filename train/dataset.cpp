@@ -10,9 +10,6 @@ namespace cascade::train {
 
 namespace {
 
-// Streams for the two splits.
-constexpr std::uint64_t kPositiveSplit = 11, kNegativeSplit = 12;
-
 std::vector<GrayImage> windows_of(std::vector<PositiveSample>& samples) {
     std::vector<GrayImage> out;
     out.reserve(samples.size());
@@ -32,7 +29,7 @@ Dataset load_dataset(const DatasetSpec& spec) {
     }
     std::vector<std::string> groups;
     for (const PositiveSource& s : sources) groups.push_back(s.group);
-    const std::vector<bool> held = held_out_by_group(groups, spec.holdout, spec.seed * 1000003 + kPositiveSplit);
+    const std::vector<bool> held = trainer_holdout(groups, HoldoutOf::positives, spec.holdout, spec.seed);
     std::vector<PositiveSource> train, test;
     for (std::size_t i = 0; i < sources.size(); ++i) (held[i] ? test : train).push_back(sources[i]);
     if (train.empty()) throw InputError("--holdout", "holds out every positive: nothing is left to train on");
@@ -55,7 +52,7 @@ Dataset load_dataset(const DatasetSpec& spec) {
         const std::vector<std::string> found = list_images(s);
         images.insert(images.end(), found.begin(), found.end());
     }
-    const std::vector<bool> held_images = held_out_by_group(images, spec.holdout, spec.seed * 1000003 + kNegativeSplit);
+    const std::vector<bool> held_images = trainer_holdout(images, HoldoutOf::negatives, spec.holdout, spec.seed);
     std::vector<std::string> train_images;
     for (std::size_t i = 0; i < images.size(); ++i)
         (held_images[i] ? data.heldout_negatives : train_images).push_back(images[i]);

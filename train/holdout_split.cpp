@@ -22,4 +22,9 @@ std::vector<bool> held_out_by_group(const std::vector<std::string>& groups, doub
     return out;
 }
 
+std::vector<bool> trainer_holdout(const std::vector<std::string>& groups, HoldoutOf what, double fraction,
+                                  std::uint64_t seed) {
+    return held_out_by_group(groups, fraction, seed * 1000003 + static_cast<std::uint64_t>(what));
+}
+
 }  // namespace cascade::train

@@ -5,7 +5,6 @@
 #include <filesystem>
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>
-#include <sstream>
 
 #include "common/error.hpp"
 #include "common/parallel.hpp"
@@ -38,17 +37,6 @@ void add_entry(const std::string& path, std::vector<PositiveSource>& out) {
         add_annotated({read_inria_annotation(path)}, out);
     else
         out.push_back({path, std::nullopt, crop_group(path)});
-}
-
-// An opencv_createsamples info line: "path count" then 4 numbers per box.
-bool looks_like_info_line(const std::string& line) {
-    std::istringstream in(line);
-    std::string path, token;
-    long count = -1;
-    if (!(in >> path >> count) || count < 0) return false;
-    long numbers = 0;
-    while (in >> token) ++numbers;
-    return numbers == 4 * count;
 }
 
 cv::Mat as_mat(const GrayImage& image) {

@@ -8,15 +8,26 @@ namespace cascade::eval {
 
 std::vector<CurvePoint> miss_rate_curve(std::vector<double> hit_scores, int positives,
                                         std::vector<double> false_alarm_scores, double units) {
+    std::vector<ScoreCount> alarms;
+    alarms.reserve(false_alarm_scores.size());
+    for (const double score : false_alarm_scores) alarms.push_back({score, 1.0});
+    return miss_rate_curve(std::move(hit_scores), positives, std::move(alarms), units);
+}
+
+std::vector<CurvePoint> miss_rate_curve(std::vector<double> hit_scores, int positives,
+                                        std::vector<ScoreCount> false_alarms, double units) {
     std::sort(hit_scores.begin(), hit_scores.end(), std::greater<>());
-    std::sort(false_alarm_scores.begin(), false_alarm_scores.end(), std::greater<>());
+    std::sort(false_alarms.begin(), false_alarms.end(),
+              [](const ScoreCount& a, const ScoreCount& b) { return a.score > b.score; });
     std::vector<CurvePoint> curve;
-    std::size_t alarms = 0;
+    std::size_t next_alarm = 0;
+    double alarms = 0.0;
     for (std::size_t i = 0; i < hit_scores.size(); ++i) {
         const double t = hit_scores[i];
         if (i + 1 < hit_scores.size() && hit_scores[i + 1] == t) continue;  // ties: one point after the last
-        while (alarms < false_alarm_scores.size() && false_alarm_scores[alarms] >= t) ++alarms;
-        curve.push_back({t, static_cast<double>(alarms) / units, 1.0 - static_cast<double>(i + 1) / positives});
+        for (; next_alarm < false_alarms.size() && false_alarms[next_alarm].score >= t; ++next_alarm)
+            alarms += false_alarms[next_alarm].count;
+        curve.push_back({t, alarms / units, 1.0 - static_cast<double>(i + 1) / positives});
     }
     return curve;
 }

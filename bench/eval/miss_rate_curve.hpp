@@ -25,6 +25,15 @@ struct CurvePoint {
 std::vector<CurvePoint> miss_rate_curve(std::vector<double> hit_scores, int positives,
                                         std::vector<double> false_alarm_scores, double units);
 
+// The same with false alarms given as counts of equal scores (millions of scanned windows need not be
+// listed one by one: each may be rounded down to the nearest hit score, which changes no point).
+struct ScoreCount {
+    double score = 0.0;
+    double count = 0.0;
+};
+std::vector<CurvePoint> miss_rate_curve(std::vector<double> hit_scores, int positives,
+                                        std::vector<ScoreCount> false_alarms, double units);
+
 // The lowest miss rate among the points whose false positives are <= `false_positives` (the operating point
 // a user picks for that budget, as in Dollar et al.'s evaluation code); 1 when no point is within it.
 double miss_rate_at(const std::vector<CurvePoint>& curve, double false_positives);

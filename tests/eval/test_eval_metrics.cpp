@@ -40,7 +40,7 @@ TEST_CASE("the sweep gives one point per distinct hit score, false alarms counte
 
 TEST_CASE("tied hit scores make one point") {
     // Hits 2, 2, 1 of 3 positives, one alarm at 2 in 10 units: t = 2 -> miss 1/3, 0.1; t = 1 -> miss 0, 0.1.
-    const std::vector<CurvePoint> c = miss_rate_curve({2, 2, 1}, 3, {2}, 10);
+    const std::vector<CurvePoint> c = miss_rate_curve({2, 2, 1}, 3, std::vector<double>{2}, 10);
     REQUIRE(c.size() == 2);
     CHECK(c[0].miss_rate == doctest::Approx(1.0 / 3));
     CHECK(c[0].false_positives == doctest::Approx(0.1));
@@ -73,7 +73,7 @@ TEST_CASE("log-average miss rate over nine FPPI points from 1e-2 to 1") {
     CHECK(log_average_miss_rate({}) == 1.0);
 
     // Everything found without a false alarm: each reference reads 0, clamped to 1e-10 as in Dollar's code.
-    CHECK(log_average_miss_rate(miss_rate_curve({1, 1}, 2, {}, 8)) == doctest::Approx(1e-10));
+    CHECK(log_average_miss_rate(miss_rate_curve({1, 1}, 2, std::vector<double>{}, 8)) == doctest::Approx(1e-10));
 }
 
 TEST_CASE("intersection over union of integer boxes") {
@@ -140,4 +140,15 @@ TEST_CASE("matching results feed the FPPI sweep") {
     CHECK(c[0].false_positives == 0.0);
     CHECK(c[1].miss_rate == doctest::Approx(1.0 / 3));
     CHECK(c[1].false_positives == doctest::Approx(0.5));
+}
+
+TEST_CASE("false alarms given as counts give the same curve as listed one by one") {
+    // The first case's alarms 2.5, 0.5, 2, 5 as counts: {5: 1, 2.5: 1, 2: 1, 0.5: 1}, and the same rounded
+    // down to the hit scores below them ({3: 1, 2: 2}; 0.5 is below every hit and drops out): 0.01, 0.03, 0.03.
+    const std::vector<CurvePoint> rounded = miss_rate_curve({3, 1, 2}, 4, std::vector<ScoreCount>{{3, 1}, {2, 2}}, 100);
+    REQUIRE(rounded.size() == 3);
+    CHECK(rounded[0].false_positives == doctest::Approx(0.01));
+    CHECK(rounded[1].false_positives == doctest::Approx(0.03));
+    CHECK(rounded[2].false_positives == doctest::Approx(0.03));
+    CHECK(rounded[2].miss_rate == doctest::Approx(0.25));
 }

@@ -8,15 +8,6 @@
 
 namespace cascade::hog_train {
 
-namespace {
-
-// The streams of train/dataset.cpp's splits, so that both trainers hold out the same data for a seed.
-constexpr std::uint64_t kPositiveSplit = 11, kNegativeSplit = 12;
-
-std::uint64_t split_seed(std::uint64_t seed, std::uint64_t stream) { return seed * 1000003 + stream; }
-
-}  // namespace
-
 HogData find_hog_data(const std::vector<std::string>& positive_sources, const std::vector<std::string>& negative_sources,
                       Size window, double holdout, std::uint64_t seed, int threads) {
     if (positive_sources.empty()) throw InputError("--pos", "no positive source given");
@@ -30,7 +21,7 @@ HogData find_hog_data(const std::vector<std::string>& positive_sources, const st
         }
     std::vector<std::string> groups;
     for (const train::PositiveSource& s : sources) groups.push_back(s.group);
-    const std::vector<bool> held = train::held_out_by_group(groups, holdout, split_seed(seed, kPositiveSplit));
+    const std::vector<bool> held = train::trainer_holdout(groups, train::HoldoutOf::positives, holdout, seed);
     for (std::size_t i = 0; i < sources.size(); ++i) (held[i] ? data.held_positives : data.train_positives).push_back(sources[i]);
     if (data.train_positives.empty()) throw InputError("--holdout", "holds out every positive: nothing is left to train on");
 
@@ -39,7 +30,7 @@ HogData find_hog_data(const std::vector<std::string>& positive_sources, const st
         const std::vector<std::string> found = train::list_images(source);
         images.insert(images.end(), found.begin(), found.end());
     }
-    const std::vector<bool> held_images = train::held_out_by_group(images, holdout, split_seed(seed, kNegativeSplit));
+    const std::vector<bool> held_images = train::trainer_holdout(images, train::HoldoutOf::negatives, holdout, seed);
     std::vector<std::string> train_images, held_out_images;
     for (std::size_t i = 0; i < images.size(); ++i) (held_images[i] ? held_out_images : train_images).push_back(images[i]);
     if (train_images.empty()) throw InputError("--holdout", "holds out every negative image: nothing is left to mine");

@@ -1,0 +1,61 @@
+// cascade-eval's command line: one subcommand per job, each parsed strictly into its options struct.
+// Bad options throw detect::UsageError (exit code 2) naming the option; --help prints the usage and gives
+// nullopt.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "bench/eval/composite_set.hpp"
+#include "bench/eval/protocols.hpp"
+
+namespace cascade::eval {
+
+struct ModelChoice {
+    std::vector<std::string> models;
+    std::vector<std::string> labels;  // one per model (the file's stem when not given)
+};
+
+struct Outputs {
+    std::string json;  // empty: JSON on stdout
+    std::string plot;  // empty: none
+};
+
+struct WindowCommand {
+    ModelChoice models;
+    std::vector<std::string> positives, negatives;
+    double holdout = 0.0;
+    std::uint64_t seed = 1;
+    ScanParams scan;
+    Outputs outputs;
+};
+
+struct ImageCommand {
+    ModelChoice models;
+    std::vector<std::string> annotations;
+    ImageProtocolParams params;
+    Outputs outputs;
+};
+
+struct CompositeCommand {
+    std::vector<std::string> positives, negatives;
+    double holdout = 0.0;
+    std::uint64_t seed = 1;
+    CompositeParams params;
+    std::string folder;
+};
+
+struct CompareCommand {
+    std::vector<std::string> results;
+    Outputs outputs;
+};
+
+using Command = std::variant<WindowCommand, ImageCommand, CompositeCommand, CompareCommand>;
+
+std::optional<Command> parse_command(int argc, char** argv, std::ostream& help_out);
+
+}  // namespace cascade::eval

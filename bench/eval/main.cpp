@@ -1,0 +1,170 @@
+// cascade-eval: measures cascades per window (DET) and per image (FPPI), writes JSON and PNG plots, composes
+// a composite annotated test set (see --help and eval_options.cpp). Exit codes: 0 success, 2 bad usage, 1 bad
+// input or any other failure; every failure is one line "cascade-eval: error: <option or file>: <problem>".
+#include <cstdio>
+#include <exception>
+#include <iostream>
+#include <sstream>
+#include <string>
+
+#include "bench/eval/curve_plot.hpp"
+#include "bench/eval/eval_options.hpp"
+#include "common/error.hpp"
+#include "common/model_io.hpp"
+#include "detect/usage_error.hpp"
+#include "train/annotations.hpp"
+
+namespace {
+
+using namespace cascade;
+using namespace cascade::eval;
+
+std::string joined(const std::vector<std::string>& items) {
+    std::string out;
+    for (const std::string& s : items) out += (out.empty() ? "" : " ") + s;
+    return out;
+}
+
+std::string real_text(double value) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", value);
+    return text;
+}
+
+std::string scan_text(const ScanParams& scan) {
+    return "stride " + std::to_string(scan.rule.stride) + ", scale factor " + real_text(scan.pyramid.scale_factor) +
+           (scan.pyramid.first_scale < 1.0 ? ", first scale " + real_text(scan.pyramid.first_scale) : "");
+}
+
+void add_scan_settings(const ScanParams& scan, ModelResult& r) {
+    r.settings.emplace_back("stride", std::to_string(scan.rule.stride));
+    r.settings.emplace_back("scale_factor", real_text(scan.pyramid.scale_factor));
+    r.settings.emplace_back("first_scale", real_text(scan.pyramid.first_scale));
+}
+
+// One line per model: what a reader of the terminal wants without opening the JSON.
+void print_summary(const EvalResult& result, std::ostream& out) {
+    for (const ModelResult& m : result.models) {
+        out << m.label << ": " << m.positives << (result.protocol == Protocol::window ? " positive windows, " : " boxes, ")
+            << static_cast<long long>(m.units) << (result.protocol == Protocol::window ? " negative windows in " : " images")
+            << (result.protocol == Protocol::window ? std::to_string(m.images) + " images" : std::string()) << "; miss rate";
+        for (const auto& [budget, miss] : m.miss_rate_at) out << " " << real_text(100.0 * miss) << "% at " << real_text(budget);
+        if (result.protocol == Protocol::image) out << "; log-average miss rate " << real_text(100.0 * m.log_average_miss_rate) << "%";
+        out << "\n";
+    }
+}
+
+// All models first, so that a bad one stops the run before any long measurement.
+std::vector<Model> load_models(const ModelChoice& choice) {
+    std::vector<Model> models;
+    for (const std::string& path : choice.models) models.push_back(load_model(path));
+    return models;
+}
+
+void write_outputs(const EvalResult& result, const Outputs& outputs) {
+    if (!outputs.plot.empty()) write_plot(result, outputs.plot);
+    if (outputs.json.empty()) {
+        std::cout << to_json(result);
+        print_summary(result, std::cerr);
+    } else {
+        write_json(result, outputs.json);
+        print_summary(result, std::cout);
+    }
+}
+
+void run(const WindowCommand& c) {
+    const TestSet set = find_test_set(c.positives, c.negatives, c.holdout, c.seed);
+    std::cerr << "window protocol: " << set.crops.size() << " positive crops, " << set.negative_images.size()
+              << " negative images, " << scan_text(c.scan) << "\n";
+    EvalResult result{Protocol::window, {}};
+    const std::vector<Model> models = load_models(c.models);
+    for (std::size_t i = 0; i < models.size(); ++i) {
+        ModelResult r = window_protocol(models[i], set, c.scan);
+        r.label = c.models.labels[i];
+        r.model = c.models.models[i];
+        r.settings.insert(r.settings.end(), {{"pos", joined(c.positives)}, {"neg", joined(c.negatives)},
+                                             {"holdout", real_text(c.holdout)}, {"seed", std::to_string(c.seed)}});
+        add_scan_settings(c.scan, r);
+        result.models.push_back(std::move(r));
+    }
+    write_outputs(result, c.outputs);
+}
+
+const char* grouping_text(Grouping g) {
+    switch (g) {
+        case Grouping::opencv: return "opencv";
+        case Grouping::nms: return "nms";
+        case Grouping::mean_shift: return "meanshift";
+        case Grouping::none: return "none";
+    }
+    return "?";
+}
+
+void run(const ImageCommand& c) {
+    std::vector<train::AnnotatedImage> images;
+    for (const std::string& source : c.annotations) {
+        const std::vector<train::AnnotatedImage> found = train::read_annotations(source);
+        images.insert(images.end(), found.begin(), found.end());
+    }
+    std::cerr << "image protocol: " << images.size() << " annotated images, " << scan_text(c.params.scan) << ", group "
+              << grouping_text(c.params.grouping.method) << ", match at IoU >= " << real_text(c.params.min_iou) << "\n";
+    EvalResult result{Protocol::image, {}};
+    const std::vector<Model> models = load_models(c.models);
+    for (std::size_t i = 0; i < models.size(); ++i) {
+        ModelResult r = image_protocol(models[i], images, c.params);
+        r.label = c.models.labels[i];
+        r.model = c.models.models[i];
+        r.settings = {{"annotations", joined(c.annotations)}, {"group", grouping_text(c.params.grouping.method)},
+                      {"nms_iou", real_text(c.params.grouping.nms_iou)},
+                      {"min_neighbors", std::to_string(c.params.grouping.min_neighbors)},
+                      {"min_iou", real_text(c.params.min_iou)}};
+        add_scan_settings(c.params.scan, r);
+        result.models.push_back(std::move(r));
+    }
+    write_outputs(result, c.outputs);
+}
+
+void run(const CompositeCommand& c) {
+    const TestSet set = find_test_set(c.positives, c.negatives, c.holdout, c.seed);
+    write_composite_set(set, c.params, c.folder);
+    std::cout << "composite: " << c.params.images << " pictures from " << set.crops.size() << " crops and "
+              << set.negative_images.size() << " backgrounds in " << c.folder << "/ (list: " << c.folder
+              << "/annotations.lst)\n";
+}
+
+void run(const CompareCommand& c) {
+    EvalResult all = read_json(c.results.front());
+    for (std::size_t i = 1; i < c.results.size(); ++i) {
+        EvalResult more = read_json(c.results[i]);
+        if (more.protocol != all.protocol)
+            throw InputError(c.results[i], std::string("holds a per-") + protocol_name(more.protocol) +
+                                               " result; " + c.results.front() + " a per-" + protocol_name(all.protocol) + " one");
+        for (ModelResult& m : more.models) all.models.push_back(std::move(m));
+    }
+    write_outputs(all, c.outputs);
+}
+
+int fail(const std::string& message, int code) {
+    std::string line = message;
+    for (char& ch : line)
+        if (ch == '\n' || ch == '\r') ch = ' ';
+    std::cerr << "cascade-eval: error: " << line << std::endl;
+    return code;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    try {
+        const auto command = parse_command(argc, argv, std::cout);
+        if (!command) return 0;
+        std::visit([](const auto& c) { run(c); }, *command);
+        return 0;
+    } catch (const detect::UsageError& e) {
+        return fail(e.what(), 2);
+    } catch (const std::exception& e) {
+        return fail(e.what(), 1);
+    } catch (...) {
+        return fail("unexpected failure", 1);
+    }
+}

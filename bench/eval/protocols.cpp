@@ -1,0 +1,87 @@
+#include "bench/eval/protocols.hpp"
+
+#include <algorithm>
+
+#include "bench/eval/box_matching.hpp"
+#include "bench/eval/model_scan.hpp"
+#include "common/error.hpp"
+#include "common/parallel.hpp"
+#include "train/image_files.hpp"
+#include "train/progress.hpp"
+
+namespace cascade::eval {
+
+ModelResult window_protocol(const Model& model, const TestSet& set, const ScanParams& scan) {
+    const Size window = window_of(model);
+    const double span = depth_span(model);
+    ModelResult r;
+    r.positives = static_cast<int>(set.crops.size());
+    r.images = static_cast<int>(set.negative_images.size());
+    r.settings.emplace_back("depth_span", std::to_string(span));
+
+    std::vector<double> hits(set.crops.size());
+    parallel_for(
+        r.positives,
+        [&](int i) {
+            const std::string& path = set.crops[static_cast<std::size_t>(i)];
+            const GrayImage crop = train::read_gray(path);
+            if (crop.width < window.width || crop.height < window.height)
+                throw InputError(path, "crop is " + std::to_string(crop.width) + "x" + std::to_string(crop.height) +
+                                           ", smaller than the model window");
+            hits[static_cast<std::size_t>(i)] = window_depth_score(model, crop.view(), (crop.width - window.width) / 2,
+                                                                   (crop.height - window.height) / 2, span);
+        },
+        scan.threads);
+
+    // Each negative window counts at the highest hit score at or below its own (no curve point lies between
+    // two hit scores); windows below every hit score never count.
+    std::vector<double> levels = hits;
+    std::sort(levels.begin(), levels.end());
+    levels.erase(std::unique(levels.begin(), levels.end()), levels.end());
+    std::vector<double> counts(levels.size(), 0.0);
+    train::Progress progress("negative images", r.images);
+    for (int i = 0; i < r.images; ++i) {
+        const GrayImage image = train::read_gray(set.negative_images[static_cast<std::size_t>(i)]);
+        const std::vector<double> scores = scan_depth_scores(model, image.view(), scan, span);
+        r.units += static_cast<double>(scores.size());
+        for (const double score : scores) {
+            const auto above = std::upper_bound(levels.begin(), levels.end(), score);
+            if (above != levels.begin()) counts[static_cast<std::size_t>(above - levels.begin()) - 1] += 1.0;
+        }
+        progress.update(i + 1);
+    }
+    std::vector<ScoreCount> alarms;
+    for (std::size_t k = 0; k < levels.size(); ++k)
+        if (counts[k] > 0.0) alarms.push_back({levels[k], counts[k]});
+    summarise(Protocol::window, std::move(hits), std::move(alarms), r);
+    return r;
+}
+
+ModelResult image_protocol(const Model& model, const std::vector<train::AnnotatedImage>& images,
+                           const ImageProtocolParams& params) {
+    const Model relaxed = without_final_threshold(model);
+    const Size window = window_of(model);
+    ModelResult r;
+    r.images = static_cast<int>(images.size());
+    r.units = r.images;
+    std::vector<double> hits, alarms;
+    train::Progress progress("images", r.images);
+    for (int i = 0; i < r.images; ++i) {
+        const train::AnnotatedImage& annotated = images[static_cast<std::size_t>(i)];
+        const GrayImage image = train::read_gray(annotated.path);
+        const std::vector<Detection> found = group_and_clip(scan_windows(relaxed, image.view(), params.scan),
+                                                            params.grouping, image.size(), window);
+        const ImageMatches m = match_detections(found, annotated.boxes, params.min_iou);
+        r.positives += m.ground_truth;
+        hits.insert(hits.end(), m.hit_scores.begin(), m.hit_scores.end());
+        alarms.insert(alarms.end(), m.false_alarm_scores.begin(), m.false_alarm_scores.end());
+        progress.update(i + 1);
+    }
+    if (r.positives == 0) throw InputError("--annotations", "the annotated images hold no box to find");
+    std::vector<ScoreCount> counted;
+    for (const double score : alarms) counted.push_back({score, 1.0});
+    summarise(Protocol::image, std::move(hits), std::move(counted), r);
+    return r;
+}
+
+}  // namespace cascade::eval

@@ -1,0 +1,40 @@
+// The two evaluation protocols of cascade-eval, for one model each.
+//
+// Per window (Dalal and Triggs; the reference theses): each positive crop's centred window is classified;
+// every window of a scan of the person-free images with a fixed stride at every pyramid scale is a negative.
+// A threshold on the final score, with the last stage's own threshold removed (model_scan.hpp), is swept:
+// miss rate against false positives per window (DET), summarised at 1e-4 and 1e-5 FPPW.
+//
+// Per image (Dollar et al., PAMI 2012): the detector (relaxed as above, then grouped) runs on annotated
+// images; detections are matched to the boxes (box_matching.hpp, IoU >= min_iou); a threshold on the grouped
+// score is swept: miss rate against false positives per image, with the log-average miss rate over
+// 1e-2 .. 1 FPPI.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "bench/eval/eval_result.hpp"
+#include "bench/eval/test_sets.hpp"
+#include "common/model.hpp"
+#include "common/postprocess.hpp"
+#include "common/scan.hpp"
+#include "train/annotations.hpp"
+
+namespace cascade::eval {
+
+// Requires scan.rule.stride > 0. Decodes one image at a time; shows a progress bar on a terminal. Throws
+// InputError for an unreadable image or a crop smaller than the model window.
+ModelResult window_protocol(const Model& model, const TestSet& set, const ScanParams& scan);
+
+struct ImageProtocolParams {
+    ScanParams scan;
+    GroupingParams grouping;
+    double min_iou = 0.5;
+};
+
+// Throws InputError for an unreadable image.
+ModelResult image_protocol(const Model& model, const std::vector<train::AnnotatedImage>& images,
+                           const ImageProtocolParams& params);
+
+}  // namespace cascade::eval

@@ -1,0 +1,48 @@
+#include "bench/eval/test_sets.hpp"
+
+#include "common/error.hpp"
+#include "train/holdout_split.hpp"
+#include "train/image_files.hpp"
+#include "train/positive_samples.hpp"
+
+namespace cascade::eval {
+
+namespace {
+
+// Items whose split matches `held_out` (all of them when holdout is 0).
+std::vector<std::string> part_of(const std::vector<std::string>& items, const std::vector<std::string>& groups,
+                                 train::HoldoutOf what, double holdout, std::uint64_t seed) {
+    if (holdout <= 0.0) return items;
+    const std::vector<bool> held = train::trainer_holdout(groups, what, holdout, seed);
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < items.size(); ++i)
+        if (held[i]) out.push_back(items[i]);
+    return out;
+}
+
+}  // namespace
+
+TestSet find_test_set(const std::vector<std::string>& positive_sources, const std::vector<std::string>& negative_sources,
+                      double holdout, std::uint64_t seed) {
+    if (positive_sources.empty()) throw InputError("--pos", "no positive source given");
+    if (negative_sources.empty()) throw InputError("--neg", "no negative source given");
+    std::vector<std::string> crops, groups;
+    for (const std::string& source : positive_sources)
+        for (const train::PositiveSource& s : train::find_positives(source)) {
+            if (s.box) throw InputError(source, "holds annotated boxes; the per-window protocol takes crops");
+            crops.push_back(s.path);
+            groups.push_back(s.group);
+        }
+    std::vector<std::string> images;
+    for (const std::string& source : negative_sources) {
+        const std::vector<std::string> found = train::list_images(source);
+        images.insert(images.end(), found.begin(), found.end());
+    }
+    TestSet set{part_of(crops, groups, train::HoldoutOf::positives, holdout, seed),
+                part_of(images, images, train::HoldoutOf::negatives, holdout, seed)};
+    if (set.crops.empty()) throw InputError("--holdout", "leaves no positive crop to measure on");
+    if (set.negative_images.empty()) throw InputError("--holdout", "leaves no negative image to measure on");
+    return set;
+}
+
+}  // namespace cascade::eval
