@@ -2,6 +2,9 @@
 
 #include "common/hog_cpu_detector.hpp"
 #include "detect/usage_error.hpp"
+#ifdef CASCADE_GPU_BACKEND
+#include "detect/gpu_backend.hpp"
+#endif
 
 namespace cascade::detect {
 
@@ -13,7 +16,7 @@ class CpuBackend : public Backend {
 public:
     CpuBackend(const Cascade& cascade, const ScanParams& params) : cascade_(cascade), params_(params) {}
     Size window() const override { return cascade_.window; }
-    std::vector<Detection> windows(const GrayView& image) const override {
+    std::vector<Detection> windows(const GrayView& image) override {
         return detect_windows(cascade_, image, params_);
     }
 
@@ -26,12 +29,23 @@ private:
 
 void require_backend(const std::string& name) {
     if (name == "cpu") return;
-    if (name == "gpu") throw UsageError("--backend", "backend gpu is not available in this build");
+#ifdef CASCADE_GPU_BACKEND
+    if (name == "gpu") return;
+    throw UsageError("--backend", "unknown backend '" + name + "' (choose cpu or gpu)");
+#else
+    if (name == "gpu") throw UsageError("--backend", "backend gpu is not available in this build (built without CUDA)");
     throw UsageError("--backend", "unknown backend '" + name + "' (choose cpu)");
+#endif
 }
 
-std::unique_ptr<Backend> make_backend(const std::string& name, const Model& model, const ScanParams& params) {
+std::unique_ptr<Backend> make_backend(const std::string& name, const Model& model, const ScanParams& params,
+                                      const GpuSettings& gpu) {
     require_backend(name);
+#ifdef CASCADE_GPU_BACKEND
+    if (name == "gpu") return make_gpu_backend(model, params, gpu);
+#else
+    (void)gpu;
+#endif
     return std::visit(
         [&](const auto& cascade) -> std::unique_ptr<Backend> {
             return std::make_unique<CpuBackend<std::decay_t<decltype(cascade)>>>(cascade, params);

@@ -1,9 +1,9 @@
 // Detection backends: where the raw windows of a cascade are computed. The rest of the tool sees only this
 // interface, so the GPU backend plugs in here.
 //
-// require_backend throws UsageError for an unknown name or one not built in ("gpu" in this build).
-// make_backend gives the backend for the model's kind (the CPU reference detectors for LBP and HoG); a
-// backend that cannot run a kind throws InputError naming the model.
+// require_backend throws UsageError for an unknown name or one not built in ("gpu" without CUDA).
+// make_backend gives the backend for the model's kind: "cpu", the CPU reference detectors for LBP and HoG;
+// "gpu", the GPU detectors (detect/gpu_backend.hpp). A backend that cannot run a model throws InputError.
 #pragma once
 
 #include <memory>
@@ -22,10 +22,17 @@ public:
     virtual ~Backend() = default;
     virtual Size window() const = 0;
     // Every window the cascade accepts, in image coordinates, in a deterministic order.
-    virtual std::vector<Detection> windows(const GrayView& image) const = 0;
+    virtual std::vector<Detection> windows(const GrayView& image) = 0;
+};
+
+// The GPU backend's own settings (--gpu-pyramid, --compaction).
+struct GpuSettings {
+    std::string pyramid = "exact";
+    std::string compaction = "auto";
 };
 
 void require_backend(const std::string& name);
-std::unique_ptr<Backend> make_backend(const std::string& name, const Model& model, const ScanParams& params);
+std::unique_ptr<Backend> make_backend(const std::string& name, const Model& model, const ScanParams& params,
+                                      const GpuSettings& gpu);
 
 }  // namespace cascade::detect

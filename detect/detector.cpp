@@ -1,5 +1,7 @@
 #include "detect/detector.hpp"
 
+#include <algorithm>
+
 #include "common/postprocess.hpp"
 #include "detect/usage_error.hpp"
 #include "detect/values.hpp"
@@ -22,7 +24,7 @@ ScanParams scan_params(const Options& options) {
 }  // namespace
 
 Detector::Detector(const Model& model, const Options& options)
-    : backend_(make_backend(options.backend, model, scan_params(options))),
+    : backend_(make_backend(options.backend, model, scan_params(options), options.gpu)),
       grouping_(options.grouping) {
     const Size window = backend_->window();
     const Size max = options.max_size;
@@ -34,7 +36,13 @@ Detector::Detector(const Model& model, const Options& options)
 std::vector<Detection> Detector::detect(const cv::Mat& gray) const {
     CV_Assert(gray.type() == CV_8UC1);
     const GrayView view{gray.ptr<std::uint8_t>(), gray.cols, gray.rows, static_cast<int>(gray.step[0])};
-    return group_and_clip(backend_->windows(view), grouping_, {gray.cols, gray.rows}, backend_->window());
+    // One order for every backend's windows, so that grouping (whose float sums follow the input order) gives
+    // every backend the same detections.
+    std::vector<Detection> raw = backend_->windows(view);
+    std::sort(raw.begin(), raw.end(), [](const Detection& a, const Detection& b) {
+        return a.rect < b.rect || (a.rect == b.rect && a.score < b.score);
+    });
+    return group_and_clip(raw, grouping_, {gray.cols, gray.rows}, backend_->window());
 }
 
 }  // namespace cascade::detect

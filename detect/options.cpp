@@ -36,8 +36,8 @@ Examples:
 )";
 
 struct Raw {
-    std::string model, backend, scale_factor, first_scale, stride, min_size, max_size, group, min_neighbors, nms_iou,
-        threads, output, format, annotate_dir, annotate_video, max_frames, every;
+    std::string model, backend, gpu_pyramid, compaction, scale_factor, first_scale, stride, min_size, max_size, group,
+        min_neighbors, nms_iou, threads, output, format, annotate_dir, annotate_video, max_frames, every;
     std::vector<std::string> lists, inputs;
 };
 
@@ -48,7 +48,14 @@ po::options_description visible_options(Raw& raw) {
         ("model,m", po::value(&raw.model)->value_name("FILE"),
          "the model (default: the embedded pedestrian model, models/pedestrian_hog.xml: HoG cascade, 64x128 "
          "window, people about 96 px tall in it)")
-        ("backend", po::value(&raw.backend)->value_name("NAME"), "where detection runs: cpu (default: cpu)")
+        ("backend", po::value(&raw.backend)->value_name("NAME"),
+         "where detection runs: cpu, or gpu in a build with CUDA (default: cpu)")
+        ("gpu-pyramid", po::value(&raw.gpu_pyramid)->value_name("MODE"),
+         "gpu: exact (the CPU's pyramid pixels, so the CPU's detections) or texture (hardware bilinear sampling, "
+         "faster, close to the CPU's) (default: exact)")
+        ("compaction", po::value(&raw.compaction)->value_name("NAME"),
+         "gpu: survivor compaction between stage groups: none, global_atomic, shared_atomic, hybrid, prefix_sum "
+         "or auto, the fastest on the first frames (default: auto)")
         ("scale-factor", po::value(&raw.scale_factor)->value_name("F"),
          "pyramid step between scales, > 1 and <= 4 (default: 1.1)")
         ("first-scale", po::value(&raw.first_scale)->value_name("S"),
@@ -250,6 +257,11 @@ std::optional<Options> parse_options(int argc, const char* const* argv, std::ost
     }
     if (vm.count("backend")) o.backend = raw.backend;
     require_backend(o.backend);
+    for (const char* gpu_only : {"gpu-pyramid", "compaction"})
+        if (vm.count(gpu_only) && o.backend != "gpu")
+            throw UsageError(std::string("--") + gpu_only, "applies to --backend gpu only");
+    if (vm.count("gpu-pyramid")) o.gpu.pyramid = raw.gpu_pyramid;
+    if (vm.count("compaction")) o.gpu.compaction = raw.compaction;
     apply_numbers(raw, vm, o);
     apply_grouping(raw, vm, o);
     apply_outputs(raw, vm, o);

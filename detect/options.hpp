@@ -12,6 +12,7 @@
 
 #include "common/geometry.hpp"
 #include "common/postprocess.hpp"
+#include "detect/backend.hpp"
 
 namespace cascade::detect {
 
@@ -20,6 +21,7 @@ enum class Format { json, csv };
 struct Options {
     std::optional<std::string> model;  // nullopt: the embedded default model (detect/model_source.hpp)
     std::string backend = "cpu";
+    GpuSettings gpu;  // --gpu-pyramid, --compaction
     double scale_factor = 1.1;
     double first_scale = 1.0;  // < 1: upsampled first levels (common/pyramid.hpp)
     int stride = 0;  // 0: OpenCV's rule ("auto")

@@ -67,8 +67,11 @@ std::string csv_field(const std::string& text) {
 
 std::string format_json(const Report& report, const Options& options) {
     std::ostringstream out;
-    out << "{\n  \"model\": " << json_string(report.model) << ",\n  \"backend\": " << json_string(options.backend)
-        << ",\n  \"model_window\": " << json_size(report.model_window)
+    out << "{\n  \"model\": " << json_string(report.model) << ",\n  \"backend\": " << json_string(options.backend);
+    if (options.backend == "gpu")
+        out << ",\n  \"gpu\": {\"pyramid\": " << json_string(options.gpu.pyramid)
+            << ", \"compaction\": " << json_string(options.gpu.compaction) << "}";
+    out << ",\n  \"model_window\": " << json_size(report.model_window)
         << ",\n  \"parameters\": " << json_parameters(options) << ",\n  \"detections\": [";
     for (std::size_t i = 0; i < report.records.size(); ++i) {
         const Record& r = report.records[i];

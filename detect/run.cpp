@@ -7,6 +7,7 @@
 #include "common/error.hpp"
 #include "detect/annotate.hpp"
 #include "detect/detector.hpp"
+#include "detect/frame_prefetch.hpp"
 #include "detect/frames.hpp"
 #include "detect/inputs.hpp"
 #include "detect/model_source.hpp"
@@ -49,7 +50,7 @@ void run(const Options& options) {
     const bool several = sources.size() > 1 || std::any_of(sources.begin(), sources.end(), [](const Source& s) { return s.video; });
     const bool show_bar = several && progress_wanted(options.quiet, options.progress);
     Progress progress(show_bar, show_bar ? FrameReader::expected_frames(sources, limits) : 0);
-    FrameReader reader(sources, limits, [&](const std::string& subject, const std::string& problem) {
+    FramePrefetch reader(sources, limits, [&](const std::string& subject, const std::string& problem) {
         if (!options.quiet) progress.note("cascade-detect: warning: " + subject + ": " + problem);
     });
 

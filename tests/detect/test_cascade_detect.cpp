@@ -293,7 +293,7 @@ TEST_CASE("cascade-detect --help describes every option with its default and giv
                              "--stride", "--min-size", "--max-size", "--group", "--min-neighbors", "--nms-iou",
                              "--threads", "--output", "--format", "--annotate", "--annotate-video", "--list",
                              "--max-frames", "--every", "--progress", "--quiet", "(default: 1.1)", "(default: 3)",
-                             "--first-scale"})
+                             "--first-scale", "--gpu-pyramid", "--compaction"})
         CHECK_MESSAGE(r.out.find(text) != std::string::npos, text);
 }
 
@@ -571,7 +571,15 @@ TEST_CASE("cascade-detect reports bad options in one line, exit code 2, and writ
         {{"--group", "nms", "--min-neighbors", "2"}, "--min-neighbors"},
         {{"--group", "mean"}, "--group"},
         {{"--nms-iou", "1.5", "--group", "nms"}, "--nms-iou"},
+#ifdef CASCADE_DETECT_HAS_GPU
+        {{"--backend", "gpu", "--compaction", "bogus"}, "--compaction: unknown compaction strategy 'bogus'"},
+        {{"--backend", "gpu", "--gpu-pyramid", "bilinear"}, "--gpu-pyramid: unknown pyramid 'bilinear'"},
+        {{"--backend", "gpu", "--gpu-pyramid", "texture", "--first-scale", "0.5"}, "--gpu-pyramid"},
+#else
         {{"--backend", "gpu"}, "--backend: backend gpu is not available in this build"},
+#endif
+        {{"--compaction", "hybrid"}, "--compaction: applies to --backend gpu only"},
+        {{"--gpu-pyramid", "exact"}, "--gpu-pyramid: applies to --backend gpu only"},
         {{"--backend", "tpu"}, "--backend"},
         {{"--format", "xml"}, "--format"},
         {{"--output", "OUT/result.txt"}, "--output"},
@@ -605,6 +613,11 @@ TEST_CASE("cascade-detect reports bad options in one line, exit code 2, and writ
         CHECK(files_under(out.path).empty());
     }
 
+#ifdef CASCADE_DETECT_HAS_GPU
+    // On a machine without a CUDA device (no NVIDIA device node) the GPU backend is an input problem (exit 1).
+    if (!fs::exists("/dev/nvidiactl"))
+        check_error(run_tool({"--backend", "gpu", good}), 1, "--backend gpu: no CUDA device is available");
+#endif
     // Without an input (without --model the embedded default model runs: tests/detect/test_default_model.cpp).
     check_error(run_tool({"--model", kFaceModel}), 2, "INPUT");
 }

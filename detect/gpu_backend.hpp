@@ -1,0 +1,20 @@
+// The GPU backend (builds with CUDA only): the GPU LBP or HoG detector (gpu/lbp_gpu_detector.hpp,
+// gpu/hog_gpu_detector.hpp) behind the Backend interface, for the model's kind.
+//
+// settings.pyramid: "exact" (the CPU's pyramid pixels: the same windows as the CPU backend) or "texture"
+// (hardware bilinear sampling: faster, close to the CPU's); settings.compaction: a strategy name of
+// gpu::parse_compaction ("auto" measures them on the first frames). Throws UsageError for a bad setting and
+// InputError when no CUDA device is present or the model is too large for the GPU tables.
+#pragma once
+
+#include <memory>
+
+#include "common/model.hpp"
+#include "common/scan.hpp"
+#include "detect/backend.hpp"
+
+namespace cascade::detect {
+
+std::unique_ptr<Backend> make_gpu_backend(const Model& model, const ScanParams& params, const GpuSettings& settings);
+
+}  // namespace cascade::detect
