@@ -50,10 +50,19 @@ __device__ __forceinline__ LbpCascadeView model_view(const ModelRef& m) {
     return v;
 }
 
+// Stages [begin, end) on one window: returns where it stopped (run_stages: the rejecting stage, `end`, or
+// num_stages when a stage accepted it early).
 template <class Sampler>
 __device__ __forceinline__ int run_group(const LbpCascadeView& view, const Sampler& sampler, int x, int y, int begin,
                                          int end, double& sum) {
     return run_stages(view, LbpWindow<Sampler>{view, sampler, x, y}, begin, end, sum);
+}
+
+// Whether a window that stopped at `reached` goes on after group [.., end): passed or accepted. A window
+// accepted before the last stage is marked so that later groups only pass it on (gpu/survivor.hpp).
+__device__ __forceinline__ bool goes_on(int reached, int end, Survivor& s) {
+    if (reached > end) s.level |= kAcceptedEarly;
+    return reached >= end;
 }
 
 // The sampler a block's windows read: its integral tile in shared memory (kTiled: loaded here, by every
@@ -94,9 +103,9 @@ __global__ void __launch_bounds__(kThreads)
     if (gx < l.grid_width && gy < l.grid_height) {
         s = {static_cast<std::uint16_t>(gx * l.step), static_cast<std::uint16_t>(gy * l.step), li, 0.0};
         const LbpCascadeView view = model_view(m);
-        const int rejected = run_group(view, sampler, s.x, s.y, 0, end, s.sum);
-        survives = rejected == end;
-        if (stage0_rejected) stage0_rejected[l.first_position + gy * l.grid_width + gx] = rejected == 0;
+        const int reached = run_group(view, sampler, s.x, s.y, 0, end, s.sum);
+        survives = goes_on(reached, end, s);
+        if (stage0_rejected) stage0_rejected[l.first_position + gy * l.grid_width + gx] = reached == 0;
     }
     Compactor::push(temp, survives, s, out.list, out.count);
 }
@@ -114,7 +123,13 @@ __global__ void __launch_bounds__(kThreads) survivor_kernel(ModelRef m, LevelsRe
         bool survives = false;
         if (i < n) {
             s = in[i];
-            survives = run_group(view, integrals.level(lv.levels[s.level]), s.x, s.y, begin, end, s.sum) == end;
+            if (s.level & kAcceptedEarly) {
+                survives = true;
+                if (end == m.num_stages) s.level &= ~kAcceptedEarly;
+            } else {
+                const int reached = run_group(view, integrals.level(lv.levels[s.level]), s.x, s.y, begin, end, s.sum);
+                survives = goes_on(reached, end, s);
+            }
         }
         Compactor::push(temp, survives, s, out.list, out.count);
     }
@@ -126,7 +141,11 @@ struct GroupEnds {
 };
 
 // The shared-memory strategy: one block takes a 32 x 32 tile of positions through every group; between groups
-// its survivors (tile index + running sum) are compacted into the other of two shared-memory lists.
+// its survivors (tile index + running sum) are compacted into the other of two shared-memory lists. A tile
+// index with kAcceptedIndex set is a window accepted early, passed on unevaluated.
+constexpr std::uint16_t kAcceptedIndex = 0x8000;
+static_assert(kSharedTileRows * kTileWidth <= kAcceptedIndex, "tile indices leave the top bit free");
+
 template <class Integrals, bool kTiled>
 __global__ void __launch_bounds__(kThreads) shared_lists_kernel(ModelRef m, LevelsRef lv, Integrals integrals,
                                                                 GroupEnds groups, std::uint8_t* stage0_rejected,
@@ -151,11 +170,11 @@ __global__ void __launch_bounds__(kThreads) shared_lists_kernel(ModelRef m, Leve
         const int gx = gx0 + p % kTileWidth, gy = gy0 + p / kTileWidth;
         if (gx >= l.grid_width || gy >= l.grid_height) continue;
         double sum = 0.0;
-        const int rejected = run_group(view, sampler, gx * l.step, gy * l.step, 0, groups.end[0], sum);
-        if (stage0_rejected) stage0_rejected[l.first_position + gy * l.grid_width + gx] = rejected == 0;
-        if (rejected == groups.end[0]) {
+        const int reached = run_group(view, sampler, gx * l.step, gy * l.step, 0, groups.end[0], sum);
+        if (stage0_rejected) stage0_rejected[l.first_position + gy * l.grid_width + gx] = reached == 0;
+        if (reached >= groups.end[0]) {
             const int slot = atomicAdd(&count[0], 1);
-            index[slot] = static_cast<std::uint16_t>(p);
+            index[slot] = static_cast<std::uint16_t>(p | (reached > groups.end[0] ? kAcceptedIndex : 0));
             sums[slot] = sum;
         }
     }
@@ -165,12 +184,18 @@ __global__ void __launch_bounds__(kThreads) shared_lists_kernel(ModelRef m, Leve
     for (int g = 1; g < groups.count; ++g) {
         const int n = count[g - 1], next = cur ^ 1;
         for (int i = threadIdx.x; i < n; i += kThreads) {
-            const int p = index[cur * kSharedList + i];
+            std::uint16_t entry = index[cur * kSharedList + i];
             double sum = sums[cur * kSharedList + i];
-            const int x = (gx0 + p % kTileWidth) * l.step, y = (gy0 + p / kTileWidth) * l.step;
-            if (run_group(view, sampler, x, y, groups.end[g - 1], groups.end[g], sum) == groups.end[g]) {
+            bool on = true;
+            if (!(entry & kAcceptedIndex)) {
+                const int x = (gx0 + entry % kTileWidth) * l.step, y = (gy0 + entry / kTileWidth) * l.step;
+                const int reached = run_group(view, sampler, x, y, groups.end[g - 1], groups.end[g], sum);
+                on = reached >= groups.end[g];
+                if (reached > groups.end[g]) entry |= kAcceptedIndex;
+            }
+            if (on) {
                 const int slot = atomicAdd(&count[g], 1);
-                index[next * kSharedList + slot] = static_cast<std::uint16_t>(p);
+                index[next * kSharedList + slot] = entry;
                 sums[next * kSharedList + slot] = sum;
             }
         }
@@ -185,7 +210,7 @@ __global__ void __launch_bounds__(kThreads) shared_lists_kernel(ModelRef m, Leve
         atomicAdd(&counts[threadIdx.x - 1], count[threadIdx.x - 1]);
     __syncthreads();
     for (int i = threadIdx.x; i < n; i += kThreads) {
-        const int p = index[cur * kSharedList + i];
+        const int p = index[cur * kSharedList + i] & ~kAcceptedIndex;
         accepted[base + i] = {static_cast<std::uint16_t>((gx0 + p % kTileWidth) * l.step),
                               static_cast<std::uint16_t>((gy0 + p / kTileWidth) * l.step), li,
                               sums[cur * kSharedList + i]};

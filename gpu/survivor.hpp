@@ -13,4 +13,9 @@ struct Survivor {
 };
 static_assert(sizeof(Survivor) == 16, "one 16-byte record per survivor");
 
+// A list between two groups may hold windows that an acceptance threshold (common/model.hpp, Stage::accept)
+// has already accepted: later groups pass them on unevaluated. The mark is a high bit of `level`, so that the
+// record stays 16 bytes; the list after the last group never carries it.
+constexpr std::int32_t kAcceptedEarly = 1 << 30;
+
 }  // namespace cascade::gpu

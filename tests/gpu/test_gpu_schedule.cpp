@@ -43,6 +43,7 @@ std::vector<Detection> emulate_schedule(const LbpCascade& c, const GrayView& fra
     struct Alive {
         int level, x, y;
         double sum;
+        bool accepted;  // by an acceptance threshold before the last stage: later groups pass it on
     };
     std::vector<Alive> alive;
     std::vector<IntegralImage> integrals(layout.levels.size());
@@ -56,18 +57,22 @@ std::vector<Detection> emulate_schedule(const LbpCascade& c, const GrayView& fra
         const IntegralView sums = integrals[l].view();
         for (int gy = 0; gy < g.grid_height; ++gy)
             for (int gx = 0; gx < g.grid_width; ++gx) {
-                Alive a{static_cast<int>(l), gx * g.step, gy * g.step, 0.0};
-                const int rejected = run_stages(view, LbpWindow<IntegralView>{view, sums, a.x, a.y}, 0, ends[0], a.sum);
-                rejected0[g.first_position + gy * g.grid_width + gx] = rejected == 0;
-                if (rejected == ends[0]) alive.push_back(a);
+                Alive a{static_cast<int>(l), gx * g.step, gy * g.step, 0.0, false};
+                const int reached = run_stages(view, LbpWindow<IntegralView>{view, sums, a.x, a.y}, 0, ends[0], a.sum);
+                rejected0[g.first_position + gy * g.grid_width + gx] = reached == 0;
+                a.accepted = reached > ends[0];
+                if (reached >= ends[0]) alive.push_back(a);
             }
     }
     for (std::size_t k = 1; k < ends.size(); ++k) {
         std::vector<Alive> next;
         for (Alive a : alive) {
             const IntegralView sums = integrals[a.level].view();
-            if (run_stages(view, LbpWindow<IntegralView>{view, sums, a.x, a.y}, ends[k - 1], ends[k], a.sum) == ends[k])
-                next.push_back(a);
+            const int reached = a.accepted ? static_cast<int>(c.stages.size())
+                                           : run_stages(view, LbpWindow<IntegralView>{view, sums, a.x, a.y}, ends[k - 1],
+                                                        ends[k], a.sum);
+            a.accepted = reached > ends[k];
+            if (reached >= ends[k]) next.push_back(a);
         }
         alive.swap(next);
     }
@@ -210,9 +215,13 @@ TEST_CASE("the GPU's schedule, emulated on the CPU, gives detect_windows' window
     for (const auto& f : frames) views.push_back(f.image.view());
     const test::WaldboostLike wald = test::make_waldboost_like(*face, views);
     CHECK(wald.sample_survival[0] < 0.35);  // most windows are rejected by the first weak learner
+    test::WaldboostLikeParams accepting;
+    accepting.accept_share = 0.02;
+    const test::WaldboostLike early = test::make_waldboost_like(*face, views, accepting);
+    REQUIRE_NOTHROW(validate(early.cascade, "waldboost-like with acceptance"));
 
     long long windows = 0;
-    for (const LbpCascade* c : {&*face, &wald.cascade})
+    for (const LbpCascade* c : {&*face, &wald.cascade, &early.cascade})
         for (const auto& f : frames)
             for (int stride : {0, 1})
                 for (double factor : {1.1, 1.2}) {

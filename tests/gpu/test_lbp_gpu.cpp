@@ -1,13 +1,15 @@
 // The GPU LBP detector against the CPU reference (common/lbp_cpu_detector.hpp) on real frames.
 // Exact mode: for every compaction strategy, the raw windows and their scores EQUAL detect_windows', for
-// OpenCV's frontal face cascades and a WaldBoost-style running-sum model, at scale factors 1.1 and 1.2, with
-// OpenCV's scan rule and stride 1. Texture mode: close to the CPU within a stated tolerance.
+// OpenCV's frontal face cascades, WaldBoost-style running-sum models (with and without acceptance thresholds)
+// and the WaldBoost pedestrian models cascade-train wrote, at scale factors 1.1 and 1.2, with OpenCV's scan rule
+// and stride 1. Texture mode: close to the CPU within a stated tolerance.
 // Every test prints "SKIP: no CUDA device" and returns where there is no GPU.
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <iterator>
+#include <limits>
 #include <sstream>
 
 #include "common/grouping.hpp"
@@ -140,6 +142,48 @@ TEST_CASE("exact mode: every strategy gives the CPU's raw windows for a WaldBoos
     CHECK(st.group_end_weak[1] == 8);
     CHECK(st.survivors[0] < st.windows / 2);
     CHECK(st.survivors[1] < st.windows / 10);
+}
+
+TEST_CASE("exact mode: every strategy gives the CPU's raw windows when acceptance thresholds decide early") {
+    if (!test::have_cuda_device()) return;
+    const auto dir = test::gpu_data_dir();
+    if (!dir) return;
+    const auto frames = test::load_frames(*dir);
+    const auto face = test::load_lbp_model(*dir, "lbpcascade_frontalface.xml");
+    if (frames.empty() || !face) return;
+    std::vector<GrayView> sample;
+    for (std::size_t i = 0; i < frames.size() && i < 3; ++i) sample.push_back(frames[i].image.view());
+    test::WaldboostLikeParams params;
+    params.accept_share = 0.02;
+    const test::WaldboostLike wald = test::make_waldboost_like(*face, sample, params);
+
+    // Acceptance must change the outcome, or equality would not show that accepted windows are carried through
+    // the later groups: without its acceptance thresholds the same model finds other windows.
+    LbpCascade never_accepting = wald.cascade;
+    for (Stage& stage : never_accepting.stages) stage.accept = std::numeric_limits<float>::infinity();
+    const auto with = cpu_windows(wald.cascade, frames[0].image.view(), 1.1, 1);
+    const auto without = cpu_windows(never_accepting, frames[0].image.view(), 1.1, 1);
+    CHECK(!equal(with, without));
+
+    const long long windows = check_parity(wald.cascade, frames, "waldboost-like with acceptance");
+    MESSAGE(windows << " CPU windows compared against every strategy");
+    CHECK(windows > 100);
+}
+
+TEST_CASE("exact mode: every strategy gives the CPU's raw windows for the WaldBoost pedestrian models cascade-train wrote") {
+    if (!test::have_cuda_device()) return;
+    const auto dir = test::gpu_data_dir();
+    if (!dir) return;
+    const auto frames = test::load_frames(*dir);
+    if (frames.empty()) return;
+    long long windows = 0;
+    for (const char* file : {"pedestrian_lbp_64x128.xml", "pedestrian_lbp_accept_64x128.xml"}) {
+        const auto c = test::load_lbp_model(*dir, file);
+        REQUIRE(c);  // gpu-pack copies models/pedestrian_lbp*.xml
+        windows += check_parity(*c, frames, file);
+    }
+    MESSAGE(windows << " CPU windows compared against every strategy");
+    CHECK(windows > 100);
 }
 
 TEST_CASE("stats: survivors shrink at each compaction point, timings and the automatic choice are reported") {

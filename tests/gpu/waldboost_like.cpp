@@ -78,7 +78,14 @@ WaldboostLike make_waldboost_like(const LbpCascade& source, const std::vector<Gr
         const double keep = k == 0 ? params.first_keep : k < 8 ? params.early_keep : params.late_keep;
         const float threshold = quantile_threshold(sums, keep);
         c.stages.push_back({k, 1, threshold});
-        alive.erase(std::remove_if(alive.begin(), alive.end(), [&](const Sample& s) { return s.sum < threshold; }),
+        float accept = std::numeric_limits<float>::infinity();
+        if (params.accept_share > 0.0 && k >= 8 && k + 1 < static_cast<int>(c.weaks.size())) {
+            const double n = static_cast<double>(sums.size());  // sorted by quantile_threshold
+            const auto top = std::min(sums.size() - 1, static_cast<std::size_t>((1.0 - params.accept_share) * n));
+            if (static_cast<float>(sums[top]) > threshold) accept = c.stages.back().accept = static_cast<float>(sums[top]);
+        }
+        alive.erase(std::remove_if(alive.begin(), alive.end(),
+                                   [&](const Sample& s) { return s.sum < threshold || s.sum >= accept; }),
                     alive.end());
         out.sample_survival.push_back(static_cast<double>(alive.size()) / total);
     }
