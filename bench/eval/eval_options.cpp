@@ -47,7 +47,7 @@ Examples:
 struct Raw {
     std::vector<std::string> models, labels, positives, negatives, annotations, results;
     std::string holdout, seed, stride, scale_factor, first_scale, threads, group, nms_iou, min_neighbors, min_iou,
-        json, plot, images, max_people, min_scale, max_scale, output;
+        json, plot, swept_stages, images, max_people, min_scale, max_scale, output;
 };
 
 void add_models(po::options_description& o, Raw& raw) {
@@ -217,7 +217,10 @@ std::optional<Command> image_command(const std::vector<std::string>& args, std::
          "(groupRectangles, score = the group's best) or meanshift (score = the mode's density) (default: nms)")
         ("nms-iou", po::value(&raw.nms_iou)->value_name("T"), "--group nms: suppression IoU (default: 0.3)")
         ("min-neighbors", po::value(&raw.min_neighbors)->value_name("N"), "--group opencv: as cascade-detect (default: 3)")
-        ("min-iou", po::value(&raw.min_iou)->value_name("T"), "overlap a match needs, 0 < T <= 1 (default: 0.5, PASCAL)");
+        ("min-iou", po::value(&raw.min_iou)->value_name("T"), "overlap a match needs, 0 < T <= 1 (default: 0.5, PASCAL)")
+        ("swept-stages", po::value(&raw.swept_stages)->value_name("K"),
+         "windows reaching the last K stages are kept, ranked by depth then stage sum, and the threshold is swept "
+         "over them: 1 sweeps the final score; larger K reaches higher FPPI (default: 1)");
     add_outputs(o, raw);
     if (!parse(args, o, "Usage: cascade-eval image --model FILE --annotations SRC [options]", help_out)) return std::nullopt;
     ImageCommand c;
@@ -244,6 +247,10 @@ std::optional<Command> image_command(const std::vector<std::string>& args, std::
         c.params.min_iou = parse_real("--min-iou", raw.min_iou);
         if (!(c.params.min_iou > 0.0 && c.params.min_iou <= 1.0))
             throw UsageError("--min-iou", raw.min_iou + " is out of range (0 < T <= 1)");
+    }
+    if (!raw.swept_stages.empty()) {
+        c.params.swept_stages = parse_int("--swept-stages", raw.swept_stages);
+        if (c.params.swept_stages < 1) throw UsageError("--swept-stages", raw.swept_stages + " is out of range (>= 1)");
     }
     c.outputs = outputs_of(raw);
     return c;

@@ -73,11 +73,11 @@ void write_outputs(const EvalResult& result, const Outputs& outputs) {
 }
 
 void run(const WindowCommand& c) {
+    const std::vector<Model> models = load_models(c.models);
     const TestSet set = find_test_set(c.positives, c.negatives, c.holdout, c.seed);
     std::cerr << "window protocol: " << set.crops.size() << " positive crops, " << set.negative_images.size()
               << " negative images, " << scan_text(c.scan) << "\n";
     EvalResult result{Protocol::window, {}};
-    const std::vector<Model> models = load_models(c.models);
     for (std::size_t i = 0; i < models.size(); ++i) {
         ModelResult r = window_protocol(models[i], set, c.scan);
         r.label = c.models.labels[i];
@@ -101,6 +101,7 @@ const char* grouping_text(Grouping g) {
 }
 
 void run(const ImageCommand& c) {
+    const std::vector<Model> models = load_models(c.models);
     std::vector<train::AnnotatedImage> images;
     for (const std::string& source : c.annotations) {
         const std::vector<train::AnnotatedImage> found = train::read_annotations(source);
@@ -109,15 +110,14 @@ void run(const ImageCommand& c) {
     std::cerr << "image protocol: " << images.size() << " annotated images, " << scan_text(c.params.scan) << ", group "
               << grouping_text(c.params.grouping.method) << ", match at IoU >= " << real_text(c.params.min_iou) << "\n";
     EvalResult result{Protocol::image, {}};
-    const std::vector<Model> models = load_models(c.models);
     for (std::size_t i = 0; i < models.size(); ++i) {
         ModelResult r = image_protocol(models[i], images, c.params);
         r.label = c.models.labels[i];
         r.model = c.models.models[i];
-        r.settings = {{"annotations", joined(c.annotations)}, {"group", grouping_text(c.params.grouping.method)},
+        r.settings.insert(r.settings.end(), {{"annotations", joined(c.annotations)}, {"group", grouping_text(c.params.grouping.method)},
                       {"nms_iou", real_text(c.params.grouping.nms_iou)},
                       {"min_neighbors", std::to_string(c.params.grouping.min_neighbors)},
-                      {"min_iou", real_text(c.params.min_iou)}};
+                      {"min_iou", real_text(c.params.min_iou)}, {"swept_stages", std::to_string(c.params.swept_stages)}});
         add_scan_settings(c.params.scan, r);
         result.models.push_back(std::move(r));
     }

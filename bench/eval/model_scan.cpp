@@ -10,7 +10,6 @@
 #include "common/hog_eval.hpp"
 #include "common/hog_features.hpp"
 #include "common/integral.hpp"
-#include "common/lbp_cpu_detector.hpp"
 #include "common/parallel.hpp"
 #include "common/pyramid.hpp"
 #include "common/resize_exact.hpp"
@@ -89,20 +88,23 @@ double depth_score_at(const Cascade& c, const Features& features, int x, int y, 
 }
 
 template <class Cascade>
-std::vector<double> scan_scores(const Cascade& c, const GrayView& image, const ScanParams& scan, double span) {
+std::vector<ScoredWindow> scan_scores(const Cascade& c, const GrayView& image, const ScanParams& scan, double span,
+                                   int min_depth) {
     const std::vector<PyramidLevel> levels = pyramid_levels(image.size(), c.window, scan.pyramid);
-    std::vector<double> all;
+    const double min_score = (min_depth - 0.5) * span;  // sums lie within +-span / 2
+    std::vector<ScoredWindow> all;
     std::mutex all_mutex;
     parallel_for(
         static_cast<int>(levels.size()),
         [&](int i) {
             const PyramidLevel& level = levels[static_cast<std::size_t>(i)];
             const auto features = features_of(c, image, level);
-            std::vector<double> local;
+            std::vector<ScoredWindow> local;
             const int rows = scan_extent(level.size.height, c.window.height);
             for (int y = 0; y < rows; y += scan.rule.stride)
                 scan_row(scan.rule, level, c.window, y, [&](int x, int wy) {
-                    local.push_back(depth_score_at(c, features, x, wy, span));
+                    const double score = depth_score_at(c, features, x, wy, span);
+                    if (score >= min_score) local.push_back({to_image(level, x, wy), score});
                     return 1;  // fixed stride: the skip rule does not apply
                 });
             std::lock_guard<std::mutex> lock(all_mutex);
@@ -126,18 +128,13 @@ double window_depth_score(const Model& model, const GrayView& image, int x, int 
     return std::visit([&](const auto& c) { return depth_score_at(c, features_of(c, image), x, y, span); }, model.cascade);
 }
 
-std::vector<double> scan_depth_scores(const Model& model, const GrayView& image, const ScanParams& scan, double span) {
-    return std::visit([&](const auto& c) { return scan_scores(c, image, scan, span); }, model.cascade);
+std::vector<ScoredWindow> scan_depth_scores(const Model& model, const GrayView& image, const ScanParams& scan, double span,
+                                         int min_depth) {
+    return std::visit([&](const auto& c) { return scan_scores(c, image, scan, span, min_depth); }, model.cascade);
 }
 
-Model without_final_threshold(const Model& model) {
-    Model relaxed = model;
-    std::visit([](auto& c) { c.stages.back().threshold = -std::numeric_limits<float>::infinity(); }, relaxed.cascade);
-    return relaxed;
-}
-
-std::vector<Detection> scan_windows(const Model& model, const GrayView& image, const ScanParams& scan) {
-    return std::visit([&](const auto& c) { return detect_windows(c, image, scan); }, model.cascade);
+int stage_count(const Model& model) {
+    return std::visit([](const auto& c) { return static_cast<int>(c.stages.size()); }, model.cascade);
 }
 
 }  // namespace cascade::eval

@@ -7,14 +7,11 @@
 // reach stage k with a sum >= t: the cascade cut after stage k with that stage's threshold lowered to t.
 // Sweeping it walks through every cut of the cascade (the theses' one point per depth) and, between two
 // cuts, the cut stage's threshold; at the top it is a threshold on the final score.
-//
-// Per image, the model with its last rejection threshold removed, so that every window reaching the last
-// stage comes out with its final score to sweep.
 #pragma once
 
 #include <vector>
 
-#include "common/detection.hpp"
+#include "common/geometry.hpp"
 #include "common/image.hpp"
 #include "common/model.hpp"
 #include "common/scan.hpp"
@@ -30,15 +27,17 @@ double depth_span(const Model& model);
 // The depth score of the window at (x, y) of `image`; the window must lie inside the image.
 double window_depth_score(const Model& model, const GrayView& image, int x, int y, double span);
 
-// The depth score of every window of a fixed-stride scan (scan.rule.stride > 0) of every pyramid level,
-// through the same pyramid, resize, features and window evaluation as the CPU detectors. Order unspecified.
-std::vector<double> scan_depth_scores(const Model& model, const GrayView& image, const ScanParams& scan, double span);
+struct ScoredWindow {
+    Rect rect;     // in image coordinates
+    double score;  // depth score (a float would not hold it exactly)
+};
 
-// The model with its last stage's rejection threshold at -infinity (acceptance thresholds kept: a window
-// accepted early keeps the sum it had). Requires at least one stage.
-Model without_final_threshold(const Model& model);
+// Every window of a fixed-stride scan (scan.rule.stride > 0) of every pyramid level that gets at least to
+// stage `min_depth` (0: all), through the same pyramid, resize, features and window evaluation as the CPU
+// detectors. Order unspecified.
+std::vector<ScoredWindow> scan_depth_scores(const Model& model, const GrayView& image, const ScanParams& scan, double span,
+                                         int min_depth);
 
-// Every window the model accepts in `image` (common/*_cpu_detector.hpp's detect_windows).
-std::vector<Detection> scan_windows(const Model& model, const GrayView& image, const ScanParams& scan);
+int stage_count(const Model& model);
 
 }  // namespace cascade::eval

@@ -42,10 +42,10 @@ ModelResult window_protocol(const Model& model, const TestSet& set, const ScanPa
     train::Progress progress("negative images", r.images);
     for (int i = 0; i < r.images; ++i) {
         const GrayImage image = train::read_gray(set.negative_images[static_cast<std::size_t>(i)]);
-        const std::vector<double> scores = scan_depth_scores(model, image.view(), scan, span);
-        r.units += static_cast<double>(scores.size());
-        for (const double score : scores) {
-            const auto above = std::upper_bound(levels.begin(), levels.end(), score);
+        const std::vector<ScoredWindow> windows = scan_depth_scores(model, image.view(), scan, span, 0);
+        r.units += static_cast<double>(windows.size());
+        for (const ScoredWindow& w : windows) {
+            const auto above = std::upper_bound(levels.begin(), levels.end(), w.score);
             if (above != levels.begin()) counts[static_cast<std::size_t>(above - levels.begin()) - 1] += 1.0;
         }
         progress.update(i + 1);
@@ -59,28 +59,34 @@ ModelResult window_protocol(const Model& model, const TestSet& set, const ScanPa
 
 ModelResult image_protocol(const Model& model, const std::vector<train::AnnotatedImage>& images,
                            const ImageProtocolParams& params) {
-    const Model relaxed = without_final_threshold(model);
     const Size window = window_of(model);
+    const double span = depth_span(model);
+    const int min_depth = std::max(0, stage_count(model) - params.swept_stages);
+    // Scores relative to the lowest depth kept stay small enough for Detection's float.
+    const double offset = min_depth * span;
     ModelResult r;
     r.images = static_cast<int>(images.size());
     r.units = r.images;
-    std::vector<double> hits, alarms;
+    r.settings.emplace_back("depth_span", std::to_string(span));
+    r.settings.emplace_back("score_offset", std::to_string(offset));
+    std::vector<double> hits;
+    std::vector<ScoreCount> alarms;
     train::Progress progress("images", r.images);
     for (int i = 0; i < r.images; ++i) {
         const train::AnnotatedImage& annotated = images[static_cast<std::size_t>(i)];
         const GrayImage image = train::read_gray(annotated.path);
-        const std::vector<Detection> found = group_and_clip(scan_windows(relaxed, image.view(), params.scan),
-                                                            params.grouping, image.size(), window);
-        const ImageMatches m = match_detections(found, annotated.boxes, params.min_iou);
+        std::vector<Detection> raw;
+        for (const ScoredWindow& w : scan_depth_scores(model, image.view(), params.scan, span, min_depth))
+            raw.push_back({w.rect, static_cast<float>(w.score - offset)});
+        const ImageMatches m = match_detections(group_and_clip(raw, params.grouping, image.size(), window),
+                                                annotated.boxes, params.min_iou);
         r.positives += m.ground_truth;
         hits.insert(hits.end(), m.hit_scores.begin(), m.hit_scores.end());
-        alarms.insert(alarms.end(), m.false_alarm_scores.begin(), m.false_alarm_scores.end());
+        for (const double score : m.false_alarm_scores) alarms.push_back({score, 1.0});
         progress.update(i + 1);
     }
     if (r.positives == 0) throw InputError("--annotations", "the annotated images hold no box to find");
-    std::vector<ScoreCount> counted;
-    for (const double score : alarms) counted.push_back({score, 1.0});
-    summarise(Protocol::image, std::move(hits), std::move(counted), r);
+    summarise(Protocol::image, std::move(hits), std::move(alarms), r);
     return r;
 }
 

@@ -5,10 +5,11 @@
 // A threshold on the final score, with the last stage's own threshold removed (model_scan.hpp), is swept:
 // miss rate against false positives per window (DET), summarised at 1e-4 and 1e-5 FPPW.
 //
-// Per image (Dollar et al., PAMI 2012): the detector (relaxed as above, then grouped) runs on annotated
-// images; detections are matched to the boxes (box_matching.hpp, IoU >= min_iou); a threshold on the grouped
-// score is swept: miss rate against false positives per image, with the log-average miss rate over
-// 1e-2 .. 1 FPPI.
+// Per image (Dollar et al., PAMI 2012): the windows of a fixed-stride scan of each annotated image that reach
+// the last `swept_stages` stages, scored by depth score (model_scan.hpp), are grouped and matched to the
+// boxes (box_matching.hpp, IoU >= min_iou); a threshold on the grouped score is swept: miss rate against
+// false positives per image, with the log-average miss rate over 1e-2 .. 1 FPPI. swept_stages 1 sweeps the
+// final score; more reach further (more detections, higher FPPI) through the cut cascades.
 #pragma once
 
 #include <string>
@@ -23,17 +24,18 @@
 
 namespace cascade::eval {
 
-// Requires scan.rule.stride > 0. Decodes one image at a time; shows a progress bar on a terminal. Throws
-// InputError for an unreadable image or a crop smaller than the model window.
+// Both require scan.rule.stride > 0, decode one image at a time and show a progress bar on a terminal.
+// Throws InputError for an unreadable image or a crop smaller than the model window.
 ModelResult window_protocol(const Model& model, const TestSet& set, const ScanParams& scan);
 
 struct ImageProtocolParams {
     ScanParams scan;
     GroupingParams grouping;
     double min_iou = 0.5;
+    int swept_stages = 1;
 };
 
-// Throws InputError for an unreadable image.
+// Requires swept_stages >= 1. Throws InputError for an unreadable image or when no image has a box.
 ModelResult image_protocol(const Model& model, const std::vector<train::AnnotatedImage>& images,
                            const ImageProtocolParams& params);
 
