@@ -17,6 +17,7 @@ namespace cascade::gpu {
 namespace {
 
 constexpr int kThreads = kTileWidth * kTileRows;  // 256: one window position per thread
+constexpr int kWarps = kThreads / 32;
 constexpr int kSharedItems = kSharedTileRows / kTileRows;
 constexpr int kSharedList = kThreads * kSharedItems;
 
@@ -62,6 +63,33 @@ __device__ __forceinline__ int run_group(const HogCascadeView& view, const Histo
     return run_stages(view, HogWindow<HistogramSampler>{view, sampler, x, y}, begin, end, sum);
 }
 
+// The responses of one stage's weak learners, computed beforehand: a window functor for run_stages.
+struct StageResponses {
+    const float* responses;  // [i - first] for weak learners first .. first + count - 1
+    int first;
+    __device__ __forceinline__ float operator()(int i) const { return responses[i - first]; }
+};
+
+// run_group by a whole warp on one window (every lane passes the same arguments): per stage, the lanes compute
+// the weak learners' responses side by side (HogWindow, 32 at a time), then every lane runs run_stages over
+// them, so the sum is added up in the same order as by one thread and every lane returns the same result.
+// Why: windows that survive the first stages are few, and one thread would evaluate their 100-odd weak
+// learners one after another; a warp takes the latency of one weak learner per stage instead.
+// `scratch`: kMaxHogGpuWeaks floats of shared memory owned by the warp.
+__device__ int run_group_warp(const HogCascadeView& view, const HistogramSampler& sampler, int x, int y, int begin,
+                              int end, double& sum, float* scratch) {
+    const HogWindow<HistogramSampler> window{view, sampler, x, y};
+    for (int s = begin; s < end; ++s) {
+        const Stage stage = view.stages[s];
+        for (int i = threadIdx.x % 32; i < stage.count; i += 32) scratch[i] = window(stage.first + i);
+        __syncwarp();
+        const int decided = run_stages(view, StageResponses{scratch, stage.first}, s, s + 1, sum);
+        __syncwarp();  // scratch is rewritten for the next stage
+        if (decided != s + 1) return decided;  // rejected at s (or accepted early)
+    }
+    return end;
+}
+
 // The first group [0, end) on every window position of one 32 x 8 tile, one thread each.
 template <class Compactor>
 __global__ void __launch_bounds__(kThreads)
@@ -83,21 +111,25 @@ __global__ void __launch_bounds__(kThreads)
     Compactor::push(temp, survives, s, list, count);
 }
 
-// Group [begin, end) on a survivor list, a fixed grid looping over it (its length is only known on the device).
+// Group [begin, end) on a survivor list, one warp per survivor (run_group_warp), a fixed grid looping over the
+// list (its length is only known on the device). Lane 0 offers the survivor to the compactor.
 template <class Compactor>
 __global__ void __launch_bounds__(kThreads) survivor_kernel(ModelRef m, int begin, int end, const Survivor* in,
                                                             const int* in_count, Survivor* out, int* out_count) {
     __shared__ typename Compactor::TempStorage temp;
+    __shared__ float scratch[kWarps][kMaxHogGpuWeaks];
+    const int warp = threadIdx.x / 32;
     const int n = *in_count;
-    for (int first = blockIdx.x * kThreads; first < n; first += gridDim.x * kThreads) {  // uniform per block
-        const int i = first + threadIdx.x;
+    for (int first = blockIdx.x * kWarps; first < n; first += gridDim.x * kWarps) {  // uniform per block
+        const int i = first + warp;
         Survivor s{};
         bool survives = false;
-        if (i < n) {
+        if (i < n) {  // uniform per warp
             s = in[i];
-            survives = run_group(m.view(), m.sampler(m.levels[s.level]), s.x, s.y, begin, end, s.sum) == end;
+            survives = run_group_warp(m.view(), m.sampler(m.levels[s.level]), s.x, s.y, begin, end, s.sum,
+                                      scratch[warp]) == end;
         }
-        Compactor::push(temp, survives, s, out, out_count);
+        Compactor::push(temp, survives && threadIdx.x % 32 == 0, s, out, out_count);
     }
 }
 
@@ -107,7 +139,8 @@ struct GroupEnds {
 };
 
 // The shared-memory strategy: one block takes 32 x 32 positions through every group; between groups its
-// survivors (index in the tile + running sum) are compacted into the other of two shared-memory lists.
+// survivors (index in the tile + running sum) are compacted into the other of two shared-memory lists. The
+// first group runs one thread per position, later groups one warp per survivor (run_group_warp).
 __global__ void __launch_bounds__(kThreads) shared_lists_kernel(ModelRef m, GroupEnds groups,
                                                                 std::uint8_t* stage0_rejected, Survivor* accepted,
                                                                 int* counts) {
@@ -115,6 +148,7 @@ __global__ void __launch_bounds__(kThreads) shared_lists_kernel(ModelRef m, Grou
     __shared__ std::uint16_t index[2][kSharedList];
     __shared__ int count[kMaxGroups];
     __shared__ int base;
+    __shared__ float scratch[kWarps][kMaxHogGpuWeaks];
     const int li = find_level(m.levels, m.num_levels, blockIdx.x, &GpuLevel::first_shared_tile);
     const GpuLevel l = m.levels[li];
     const int t = blockIdx.x - l.first_shared_tile;
@@ -141,13 +175,15 @@ __global__ void __launch_bounds__(kThreads) shared_lists_kernel(ModelRef m, Grou
     __syncthreads();
 
     int cur = 0;
+    const int warp = threadIdx.x / 32;
     for (int g = 1; g < groups.count; ++g) {
         const int n = count[g - 1], next = cur ^ 1;
-        for (int i = threadIdx.x; i < n; i += kThreads) {
+        for (int i = warp; i < n; i += kWarps) {
             const int p = index[cur][i];
             double sum = sums[cur][i];
             const int x = (gx0 + p % kTileWidth) * l.step, y = (gy0 + p / kTileWidth) * l.step;
-            if (run_group(view, sampler, x, y, groups.end[g - 1], groups.end[g], sum) == groups.end[g]) {
+            const int decided = run_group_warp(view, sampler, x, y, groups.end[g - 1], groups.end[g], sum, scratch[warp]);
+            if (decided == groups.end[g] && threadIdx.x % 32 == 0) {
                 const int slot = atomicAdd(&count[g], 1);
                 index[next][slot] = static_cast<std::uint16_t>(p);
                 sums[next][slot] = sum;

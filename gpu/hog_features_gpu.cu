@@ -13,7 +13,7 @@ namespace {
 
 constexpr int kPixelsX = 32, kPixelsY = 8;  // per-pixel kernels: 32 x 8 pixels per block
 constexpr int kRowWarps = 8;                // integral rows per block of the row pass
-constexpr int kLanePixels = 4;              // consecutive pixels per lane (one uint4 of votes)
+constexpr int kLanePixels = 4;              // consecutive pixels per lane and step of the row pass
 constexpr int kStepPixels = 32 * kLanePixels;
 constexpr int kLaneWords = kLanePixels * kHogBins;  // 36 histogram words per lane and step
 constexpr int kLaneSlot = kLaneWords + 1;           // staging stride: 37 is odd, so lanes hit distinct banks
@@ -68,19 +68,10 @@ __global__ void __launch_bounds__(kPixelsX * kPixelsY) resample_kernel(HogFeatur
     if (x < r.level.width) t.pixels[static_cast<std::size_t>(row) * t.pitch + x] = source(r.level, x, r.y);
 }
 
-__global__ void __launch_bounds__(kPixelsX * kPixelsY) votes_kernel(HogFeatureTarget t) {
-    const int row = blockIdx.y * kPixelsY + threadIdx.y, x = blockIdx.x * kPixelsX + threadIdx.x;
-    if (row >= t.rows) return;
-    const LevelRow r = level_row(t, row);
-    if (x >= r.level.width) return;
-    const GrayView level{t.pixels + static_cast<std::size_t>(r.level.first_row) * t.pitch, r.level.width,
-                         r.level.height, t.pitch};
-    const HogVote v = hog_pixel_vote(level, x, r.y);
-    t.votes[static_cast<std::size_t>(row) * t.pitch + x] = v.magnitude << 4 | static_cast<std::uint32_t>(v.bin);
-}
-
-// Row pass: corner row y + 1 of the level's table gets, at corner x + 1, the 9 bin sums of votes 0..x of
-// row y. Per step a lane reads 4 votes, forms their running sums, and adds the exclusive warp prefix of the
+// Row pass: corner row y + 1 of the level's table gets, at corner x + 1, the 9 bin sums of the votes of pixels
+// 0..x of row y. Per step a lane computes the votes of 4 consecutive pixels (hog_pixel_vote, the CPU's
+// function, from the level image: fused here because a separate pass writing and re-reading one vote per
+// pixel cost more than the arithmetic), forms their running sums, and adds the exclusive warp prefix of the
 // lanes' totals and the carry of the steps before.
 __global__ void __launch_bounds__(kRowWarps * 32) integral_rows_kernel(HogFeatureTarget t) {
     using WarpScan = cub::WarpScan<Bins>;
@@ -91,23 +82,23 @@ __global__ void __launch_bounds__(kRowWarps * 32) integral_rows_kernel(HogFeatur
     if (row >= t.rows) return;
     const LevelRow r = level_row(t, row);
     const int width = r.level.width;
-    const uint4* votes = reinterpret_cast<const uint4*>(t.votes + static_cast<std::size_t>(row) * t.pitch);
+    const GrayView level{t.pixels + static_cast<std::size_t>(r.level.first_row) * t.pitch, width, r.level.height,
+                         t.pitch};
     std::uint32_t* out = t.integrals + r.level.integral_offset +
                          static_cast<std::size_t>(r.y + 1) * r.level.integral_stride + kHogBins;  // corner 1
     std::uint32_t* stage = staged[warp];
     Bins carry{};
     for (int x0 = 0; x0 < width; x0 += kStepPixels) {
         const int x = x0 + lane * kLanePixels;
-        const uint4 packed = x < width ? votes[x / kLanePixels] : make_uint4(0, 0, 0, 0);
-        std::uint32_t vote[kLanePixels] = {packed.x, packed.y, packed.z, packed.w};
+        HogVote vote[kLanePixels];  // pixels past the row's end vote nothing
 #pragma unroll
         for (int k = 0; k < kLanePixels; ++k)
-            if (x + k >= width) vote[k] = 0;  // the pitch's padding holds no votes
+            if (x + k < width) vote[k] = hog_pixel_vote(level, x + k, r.y);
         Bins total{};
 #pragma unroll
         for (int k = 0; k < kLanePixels; ++k)
 #pragma unroll
-            for (int b = 0; b < kHogBins; ++b) total.v[b] += (vote[k] & 15u) == static_cast<unsigned>(b) ? vote[k] >> 4 : 0u;
+            for (int b = 0; b < kHogBins; ++b) total.v[b] += vote[k].bin == b ? vote[k].magnitude : 0u;
         Bins inclusive;
         WarpScan(scan[warp]).InclusiveScan(total, inclusive, BinsSum{});
         Bins run;
@@ -117,7 +108,7 @@ __global__ void __launch_bounds__(kRowWarps * 32) integral_rows_kernel(HogFeatur
         for (int k = 0; k < kLanePixels; ++k)
 #pragma unroll
             for (int b = 0; b < kHogBins; ++b) {
-                run.v[b] += (vote[k] & 15u) == static_cast<unsigned>(b) ? vote[k] >> 4 : 0u;
+                run.v[b] += vote[k].bin == b ? vote[k].magnitude : 0u;
                 stage[lane * kLaneSlot + k * kHogBins + b] = run.v[b];
             }
 #pragma unroll
@@ -155,17 +146,9 @@ void resample_texture(const HogFeatureTarget& t, cudaTextureObject_t frame_textu
     resample(t, TextureSource{frame_texture, frame}, stream, timer);
 }
 
-void compute_votes(const HogFeatureTarget& t, cudaStream_t stream, KernelTimer& timer) {
-    if (t.num_levels == 0) return;
-    timer.begin("gradient", stream);
-    votes_kernel<<<pixel_grid(t), dim3(kPixelsX, kPixelsY), 0, stream>>>(t);
-    CASCADE_CUDA_CHECK(cudaGetLastError());
-    timer.end(stream);
-}
-
 void build_integral_histograms(const HogFeatureTarget& t, cudaStream_t stream, KernelTimer& timer) {
     if (t.num_levels == 0) return;
-    timer.begin("integral_rows", stream);
+    timer.begin("gradient_integral_rows", stream);
     integral_rows_kernel<<<(t.rows + kRowWarps - 1) / kRowWarps, kRowWarps * 32, 0, stream>>>(t);
     CASCADE_CUDA_CHECK(cudaGetLastError());
     timer.end(stream);

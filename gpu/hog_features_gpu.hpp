@@ -1,13 +1,12 @@
 // The HoG detector's per-frame features on the device (host launchers; kernels in hog_features_gpu.cu), every
 // pyramid level in each launch:
 //   resample_exact / resample_texture  frame -> stacked level images
-//   compute_votes                      level images -> one packed vote per pixel: (magnitude << 4) | bin, from
-//                                      common/hog_features.hpp's hog_pixel_vote (the CPU's function)
-//   build_integral_histograms          votes -> the 9 interleaved integral histograms of every level: a row
-//                                      pass (one warp per level row, 4 pixels per lane read as one uint4,
-//                                      cub::WarpScan over 9-bin vectors, stores staged through shared memory
-//                                      to be coalesced), then pyramid_gpu's column pass over kHogBins * (w + 1)
-//                                      word columns.
+//   build_integral_histograms          level images -> the 9 interleaved integral histograms of every level: a
+//                                      row pass (one warp per level row; each lane computes the votes of 4
+//                                      consecutive pixels with common/hog_features.hpp's hog_pixel_vote, the
+//                                      CPU's function; cub::WarpScan over 9-bin vectors; stores staged through
+//                                      shared memory to be coalesced), then pyramid_gpu's column pass over
+//                                      kHogBins * (w + 1) word columns.
 // Sums are uint32 and wrap like the CPU's (common/hog_features.hpp), so any order of additions gives its bits.
 #pragma once
 
@@ -31,7 +30,6 @@ struct HogFeatureTarget {
     int max_width;    // the first (widest) level's width
     int pitch;        // HogFrameLayout::pitch
     std::uint8_t* pixels;     // rows x pitch
-    std::uint32_t* votes;     // rows x pitch
     std::uint32_t* integrals; // base.integral_elements words; row 0 and corner 0 of every table zeroed once
 };
 
@@ -41,7 +39,6 @@ void resample_exact(const HogFeatureTarget& t, const GrayView& frame, const Resi
 // frame_texture: TextureObject::bilinear_u8 over the frame (gpu/texture.hpp).
 void resample_texture(const HogFeatureTarget& t, cudaTextureObject_t frame_texture, Size frame, cudaStream_t stream,
                       KernelTimer& timer);
-void compute_votes(const HogFeatureTarget& t, cudaStream_t stream, KernelTimer& timer);
 void build_integral_histograms(const HogFeatureTarget& t, cudaStream_t stream, KernelTimer& timer);
 
 }  // namespace cascade::gpu

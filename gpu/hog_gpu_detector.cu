@@ -52,7 +52,7 @@ struct HogGpuDetector::Impl {
     DeviceBuffer<GpuLevel> levels, word_levels;
     DeviceBuffer<ResizeTap> taps_x, taps_y;
     DeviceBuffer<std::uint8_t> pixels;
-    DeviceBuffer<std::uint32_t> votes, integrals;
+    DeviceBuffer<std::uint32_t> integrals;
     DeviceBuffer<Survivor> lists[2];
     DeviceBuffer<std::uint8_t> stage0_rejected, visited;
     DeviceBuffer<int> counts;
@@ -98,7 +98,6 @@ struct HogGpuDetector::Impl {
         upload(word_levels, layout.words, s);
         const std::size_t stacked = static_cast<std::size_t>(std::max(base.rows, 1)) * layout.pitch;
         pixels.resize(stacked);
-        votes.resize(stacked);
         integrals.resize(static_cast<std::size_t>(base.integral_elements));
         // Row 0 and corner 0 of every table stay zero: the kernels write only the corners below and right.
         CASCADE_CUDA_CHECK(cudaMemsetAsync(integrals.get(), 0, base.integral_elements * sizeof(std::uint32_t), s));
@@ -130,7 +129,7 @@ struct HogGpuDetector::Impl {
     HogFeatureTarget feature_target() const {
         const FrameLayout& base = layout.base;
         return {levels.get(), word_levels.get(), static_cast<int>(base.gpu.size()), base.rows, layout.word_strips,
-                base.gpu.empty() ? 0 : base.gpu.front().width, layout.pitch, pixels.get(), votes.get(), integrals.get()};
+                base.gpu.empty() ? 0 : base.gpu.front().width, layout.pitch, pixels.get(), integrals.get()};
     }
 
     void upload_frame(const GrayView& image) {
@@ -154,7 +153,6 @@ struct HogGpuDetector::Impl {
         } else {
             resample_texture(target, frame_texture.get(), layout.base.frame, s, timer);
         }
-        compute_votes(target, s, timer);
         build_integral_histograms(target, s, timer);
         pyramid_done.record(s);
     }

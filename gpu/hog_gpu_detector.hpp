@@ -4,7 +4,7 @@
 // What it represents: one HoG cascade (Zhu et al. 2006: AdaBoost stages of linear SVMs over 36-D blocks)
 // uploaded to the current CUDA device, with per-frame-size buffers, a stream and pinned staging memory.
 // detect() runs one frame, every pyramid level in the same launches:
-//   resample -> gradient orientation bins and magnitudes -> the 9 integral histograms -> the cascade over
+//   resample -> gradient orientation bins and magnitudes with the 9 integral histograms -> the cascade over
 //   every window position, survivors compacted between groups of stages -> download.
 // Gradients, bins, magnitudes and the block descriptor are the shared integer / IEEE-step code of
 // common/hog_features.hpp and common/hog_eval.hpp; docs/gpu-design.md ("HoG detector") has the kernels.
@@ -55,7 +55,7 @@ struct HogGpuOptions {
 };
 
 // What one detect() call did: the LBP detector's record. pyramid_ms covers resampling, gradients and the
-// integral histograms; kernels (with time_kernels) are named resample, gradient, integral_rows,
+// integral histograms; kernels (with time_kernels) are named resample, gradient_integral_rows,
 // integral_columns, cascade_<strategy>/<group> or cascade_shared, skip rule kernels.
 using HogGpuStats = LbpGpuStats;
 

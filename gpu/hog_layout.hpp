@@ -5,7 +5,7 @@
 // Integral histograms: level l's table starts at gpu[l].integral_offset (uint32 words, 128-byte aligned) and
 // has (width + 1) x (height + 1) corners of kHogBins words each, bins adjacent: the layout of
 // common/hog_features.hpp's HogIntegralView, so integral_stride = kHogBins * (width + 1) words per corner row.
-// Level images and votes: one row-stacked buffer each, `pitch` elements per row; row y of level l is row
+// Level images: one row-stacked buffer, `pitch` bytes per row; row y of level l is row
 // gpu[l].first_row + y.
 #pragma once
 

@@ -114,20 +114,25 @@ std::string rule_text(int stride, double scale) {
     return buf;
 }
 
-// The steps: kernel medians summed into resample, gradient, integral histograms, early stages (the
-// first group), late stages (later groups; the shared-memory strategy runs all groups in one kernel, reported
-// as "stages (one kernel)"), skip rule, and the transfers measured by the detector's events.
+// The steps: kernel medians summed into resample, gradient + integral rows (one kernel), integral
+// columns, early stages (the first group), late stages (later groups; the shared-memory strategy runs all groups
+// in one kernel, reported as "stages (one kernel)"), skip rule, and the transfers measured by the detector's
+// events.
 std::vector<gpu::KernelTime> by_step(const std::vector<gpu::KernelTime>& kernels, double transfers_ms) {
-    const std::vector<std::string> steps = {"resample",     "gradient",    "integral histograms", "early stages",
-                                            "late stages",  "stages (one kernel)", "skip rule"};
+    const std::vector<std::string> steps = {"resample",     "gradient + integral rows", "integral columns",
+                                            "early stages", "late stages",              "stages (one kernel)",
+                                            "skip rule"};
     std::vector<double> ms(steps.size(), 0.0);
+    auto ends_with = [](const std::string& s, const std::string& tail) {
+        return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+    };
     for (const auto& k : kernels) {
         std::size_t step = 6;
         if (k.name == "resample") step = 0;
-        else if (k.name == "gradient") step = 1;
-        else if (k.name.rfind("integral_", 0) == 0) step = 2;
+        else if (k.name == "gradient_integral_rows") step = 1;
+        else if (k.name == "integral_columns") step = 2;
         else if (k.name == "cascade_shared") step = 5;
-        else if (k.name.rfind("cascade_", 0) == 0) step = k.name.size() > 2 && k.name.substr(k.name.size() - 2) == "/0" ? 3 : 4;
+        else if (k.name.rfind("cascade_", 0) == 0) step = ends_with(k.name, "/0") ? 3 : 4;
         ms[step] += k.ms;
     }
     std::vector<gpu::KernelTime> out;

@@ -129,7 +129,7 @@ TEST_CASE("stats: compaction points, survivors shrinking, kernel times and the a
     CHECK(st.survivors.front() < st.windows);
     std::vector<std::string> names;
     for (const auto& k : st.kernels) names.push_back(k.name);
-    for (const char* kernel : {"resample", "gradient", "integral_rows", "integral_columns"})
+    for (const char* kernel : {"resample", "gradient_integral_rows", "integral_columns"})
         CHECK_MESSAGE(std::find(names.begin(), names.end(), kernel) != names.end(), kernel);
 }
 
@@ -164,8 +164,8 @@ TEST_CASE("texture mode: raw windows match the CPU's at the same scales (IoU >= 
         MESSAGE("texture mode (" << gpu::to_string(s) << "): raw windows GPU " << gpu_raw << " vs CPU " << cpu_raw
                                  << "; CPU " << cpu_matched << " matched, GPU " << gpu_matched << " matched");
         REQUIRE(cpu_raw >= 50);
-        CHECK(cpu_matched >= 0.8 * cpu_raw);
-        CHECK(gpu_matched >= 0.8 * gpu_raw);
+        CHECK(5 * cpu_matched >= 4 * cpu_raw);  // 80%
+        CHECK(5 * gpu_matched >= 4 * gpu_raw);
         CHECK(gpu_raw >= cpu_raw / 2);
         CHECK(gpu_raw <= cpu_raw * 2);
     }
