@@ -8,9 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <iterator>
 #include <limits>
-#include <sstream>
 
 #include "common/grouping.hpp"
 #include "common/lbp_cpu_detector.hpp"
@@ -18,6 +16,7 @@
 #include "gpu/lbp_gpu_detector.hpp"
 #include "tests/gpu/gpu_test_data.hpp"
 #include "tests/gpu/waldboost_like.hpp"
+#include "tests/gpu/window_compare.hpp"
 
 namespace {
 
@@ -27,38 +26,13 @@ using gpu::LbpGpuDetector;
 using gpu::LbpGpuOptions;
 using gpu::PyramidMode;
 
-bool by_rect_then_score(const Detection& a, const Detection& b) {
-    return a.rect < b.rect || (a.rect == b.rect && a.score < b.score);
-}
-
 std::vector<Detection> cpu_windows(const LbpCascade& c, const GrayView& frame, double factor, int stride) {
     ScanParams params;
     params.pyramid.scale_factor = factor;
     params.rule.stride = stride;
     auto out = detect_windows(c, frame, params);
-    std::sort(out.begin(), out.end(), by_rect_then_score);
+    std::sort(out.begin(), out.end(), test::by_rect_then_score);
     return out;
-}
-
-std::string difference(const std::vector<Detection>& gpu, const std::vector<Detection>& cpu) {
-    auto less = [](const Detection& a, const Detection& b) { return by_rect_then_score(a, b); };
-    std::vector<Detection> only_gpu, only_cpu;
-    std::set_difference(gpu.begin(), gpu.end(), cpu.begin(), cpu.end(), std::back_inserter(only_gpu), less);
-    std::set_difference(cpu.begin(), cpu.end(), gpu.begin(), gpu.end(), std::back_inserter(only_cpu), less);
-    std::ostringstream s;
-    s << gpu.size() << " GPU vs " << cpu.size() << " CPU windows; only GPU " << only_gpu.size() << ", only CPU "
-      << only_cpu.size();
-    for (const auto* list : {&only_gpu, &only_cpu})
-        if (!list->empty())
-            s << "; e.g. " << (list == &only_gpu ? "GPU " : "CPU ") << (*list)[0].rect.x << "," << (*list)[0].rect.y << " "
-              << (*list)[0].rect.width << " score " << (*list)[0].score;
-    return s.str();
-}
-
-bool equal(const std::vector<Detection>& a, const std::vector<Detection>& b) {
-    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](const Detection& x, const Detection& y) {
-               return x.rect == y.rect && x.score == y.score;
-           });
 }
 
 std::vector<Compaction> every_strategy() {
@@ -90,11 +64,19 @@ long long check_parity(const LbpCascade& c, const std::vector<test::Frame>& fram
                     INFO(name << " on " << f.label << ", factor " << factor << ", stride " << stride << ", strategy "
                               << gpu::to_string(d.last_stats().strategy) << " ("
                               << gpu::to_string(d.options().compaction) << ")");
-                    CHECK_MESSAGE(equal(found, cpu), difference(found, cpu));
+                    CHECK_MESSAGE(test::equal_windows(found, cpu), test::difference(found, cpu));
                 }
             }
         }
     return windows;
+}
+
+// The WaldBoost-style model (tests/gpu/waldboost_like.hpp) of `face`, its thresholds set on the first frames.
+test::WaldboostLike waldboost_like(const LbpCascade& face, const std::vector<test::Frame>& frames,
+                                   const test::WaldboostLikeParams& params = {}) {
+    std::vector<GrayView> sample;
+    for (std::size_t i = 0; i < frames.size() && i < 3; ++i) sample.push_back(frames[i].image.view());
+    return test::make_waldboost_like(face, sample, params);
 }
 
 }  // namespace
@@ -122,9 +104,7 @@ TEST_CASE("exact mode: every strategy gives the CPU's raw windows for a WaldBoos
     const auto frames = test::load_frames(*dir);
     const auto face = test::load_lbp_model(*dir, "lbpcascade_frontalface.xml");
     if (frames.empty() || !face) return;
-    std::vector<GrayView> sample;
-    for (std::size_t i = 0; i < frames.size() && i < 3; ++i) sample.push_back(frames[i].image.view());
-    const test::WaldboostLike wald = test::make_waldboost_like(*face, sample);
+    const test::WaldboostLike wald = waldboost_like(*face, frames);
     REQUIRE(wald.cascade.stages.size() == face->weaks.size());
     const long long windows = check_parity(wald.cascade, frames, "waldboost-like");
     MESSAGE(windows << " CPU windows compared against every strategy");
@@ -151,11 +131,9 @@ TEST_CASE("exact mode: every strategy gives the CPU's raw windows when acceptanc
     const auto frames = test::load_frames(*dir);
     const auto face = test::load_lbp_model(*dir, "lbpcascade_frontalface.xml");
     if (frames.empty() || !face) return;
-    std::vector<GrayView> sample;
-    for (std::size_t i = 0; i < frames.size() && i < 3; ++i) sample.push_back(frames[i].image.view());
     test::WaldboostLikeParams params;
     params.accept_share = 0.02;
-    const test::WaldboostLike wald = test::make_waldboost_like(*face, sample, params);
+    const test::WaldboostLike wald = waldboost_like(*face, frames, params);
 
     // Acceptance must change the outcome, or equality would not show that accepted windows are carried through
     // the later groups: without its acceptance thresholds the same model finds other windows.
@@ -163,7 +141,7 @@ TEST_CASE("exact mode: every strategy gives the CPU's raw windows when acceptanc
     for (Stage& stage : never_accepting.stages) stage.accept = std::numeric_limits<float>::infinity();
     const auto with = cpu_windows(wald.cascade, frames[0].image.view(), 1.1, 1);
     const auto without = cpu_windows(never_accepting, frames[0].image.view(), 1.1, 1);
-    CHECK(!equal(with, without));
+    CHECK(!test::equal_windows(with, without));
 
     const long long windows = check_parity(wald.cascade, frames, "waldboost-like with acceptance");
     MESSAGE(windows << " CPU windows compared against every strategy");
@@ -219,19 +197,6 @@ TEST_CASE("texture mode: grouped detections match the CPU's at the same scales (
     // The texture pyramid's levels are 2^(k/n) apart; the CPU runs at that factor so that only the pixels
     // (hardware bilinear and octave resampling vs INTER_LINEAR_EXACT) differ.
     const double factor = std::pow(2.0, 1.0 / gpu::texture_levels_per_octave(1.1));
-    auto iou = [](const Rect& a, const Rect& b) {
-        const int w = std::min(a.x + a.width, b.x + b.width) - std::max(a.x, b.x);
-        const int h = std::min(a.y + a.height, b.y + b.height) - std::max(a.y, b.y);
-        if (w <= 0 || h <= 0) return 0.0;
-        const double inter = static_cast<double>(w) * h;
-        return inter / (static_cast<double>(a.width) * a.height + static_cast<double>(b.width) * b.height - inter);
-    };
-    auto matched = [&](const std::vector<Rect>& from, const std::vector<Rect>& to) {
-        int n = 0;
-        for (const Rect& r : from)
-            n += std::any_of(to.begin(), to.end(), [&](const Rect& t) { return iou(r, t) >= 0.5; }) ? 1 : 0;
-        return n;
-    };
     for (Compaction s : {Compaction::shared_atomic, Compaction::hybrid}) {
         LbpGpuOptions o;
         o.mode = PyramidMode::texture;
@@ -250,8 +215,8 @@ TEST_CASE("texture mode: grouped detections match the CPU's at the same scales (
             const auto cg = group_rectangles(cpu_rects, 3), gg = group_rectangles(gpu_rects, 3);
             cpu_groups += static_cast<int>(cg.size());
             gpu_groups += static_cast<int>(gg.size());
-            cpu_matched += matched(cg, gg);
-            gpu_matched += matched(gg, cg);
+            cpu_matched += test::matched_by_iou(cg, gg);
+            gpu_matched += test::matched_by_iou(gg, cg);
             cpu_raw += static_cast<long long>(cpu.size());
             gpu_raw += static_cast<long long>(found.size());
         }
@@ -281,7 +246,7 @@ TEST_CASE("frames of changing sizes: buffers follow, results stay exact") {
             INFO(f.label << " round " << round);
             const auto found = d.detect(f.image.view());
             const auto cpu = cpu_windows(*face, f.image.view(), 1.1, 0);
-            CHECK_MESSAGE(equal(found, cpu), difference(found, cpu));
+            CHECK_MESSAGE(test::equal_windows(found, cpu), test::difference(found, cpu));
         }
     // A frame smaller than the window: nothing to scan, no error.
     GrayImage tiny(10, 10);
