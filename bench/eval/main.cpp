@@ -31,6 +31,12 @@ std::string real_text(double value) {
     return text;
 }
 
+std::string percent_text(double fraction) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f%%", 100.0 * fraction);
+    return text;
+}
+
 std::string scan_text(const ScanParams& scan) {
     return "stride " + std::to_string(scan.rule.stride) + ", scale factor " + real_text(scan.pyramid.scale_factor) +
            (scan.pyramid.first_scale < 1.0 ? ", first scale " + real_text(scan.pyramid.first_scale) : "");
@@ -48,8 +54,8 @@ void print_summary(const EvalResult& result, std::ostream& out) {
         out << m.label << ": " << m.positives << (result.protocol == Protocol::window ? " positive windows, " : " boxes, ")
             << static_cast<long long>(m.units) << (result.protocol == Protocol::window ? " negative windows in " : " images")
             << (result.protocol == Protocol::window ? std::to_string(m.images) + " images" : std::string()) << "; miss rate";
-        for (const auto& [budget, miss] : m.miss_rate_at) out << " " << real_text(100.0 * miss) << "% at " << real_text(budget);
-        if (result.protocol == Protocol::image) out << "; log-average miss rate " << real_text(100.0 * m.log_average_miss_rate) << "%";
+        for (const auto& [budget, miss] : m.miss_rate_at) out << " " << percent_text(miss) << " at " << real_text(budget);
+        if (result.protocol == Protocol::image) out << "; log-average miss rate " << percent_text(m.log_average_miss_rate);
         out << "\n";
     }
 }
