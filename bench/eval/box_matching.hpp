@@ -1,8 +1,8 @@
 // Matching detections to ground-truth boxes in one image (PASCAL VOC criterion, as in Dollar et al.'s
 // pedestrian benchmark): detections are taken in decreasing score; each one matches the still unmatched
 // ground-truth box it overlaps most, if that overlap (intersection over union) is at least `min_iou`;
-// otherwise it is a false alarm. Overlap is common/grouping.hpp's iou(). A ground-truth box is matched at most once, so a second detection of the
-// same person is a false alarm. Pure arithmetic, no OpenCV.
+// otherwise it is a false alarm. Overlap is common/grouping.hpp's iou(). A ground-truth box is matched at
+// most once, so a second detection of the same person is a false alarm. Pure arithmetic, no OpenCV.
 #pragma once
 
 #include <vector>

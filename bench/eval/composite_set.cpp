@@ -44,7 +44,8 @@ void paste(const cv::Mat& crop, cv::Mat& picture, cv::Point at, int ramp) {
             cv::Vec3b& out = picture.at<cv::Vec3b>(at.y + y, at.x + x);
             const cv::Vec3b in = crop.at<cv::Vec3b>(y, x);
             for (int c = 0; c < 3; ++c)
-                out[c] = cv::saturate_cast<uchar>(a * static_cast<float>(in[c]) + (1.f - a) * static_cast<float>(out[c]));
+                out[c] =
+                    cv::saturate_cast<uchar>(a * static_cast<float>(in[c]) + (1.f - a) * static_cast<float>(out[c]));
         }
 }
 
@@ -60,8 +61,8 @@ std::string inria_annotation(const std::string& image_entry, const cv::Mat& pict
         const Rect& b = boxes[i];
         out << "# Details for object " << i + 1 << " (\"PASperson\")\n"
             << "Original label for object " << i + 1 << " \"PASperson\" : \"UprightPerson\"\n"
-            << "Bounding box for object " << i + 1 << " \"PASperson\" (Xmin, Ymin) - (Xmax, Ymax) : (" << b.x + 1 << ", "
-            << b.y + 1 << ") - (" << b.x + b.width << ", " << b.y + b.height << ")\n\n";
+            << "Bounding box for object " << i + 1 << " \"PASperson\" (Xmin, Ymin) - (Xmax, Ymax) : (" << b.x + 1
+            << ", " << b.y + 1 << ") - (" << b.x + b.width << ", " << b.y + b.height << ")\n\n";
     }
     return out.str();
 }
@@ -89,12 +90,14 @@ void write_composite_set(const TestSet& set, const CompositeParams& params, cons
             if (crop.cols < params.window.width || crop.rows < params.window.height)
                 throw InputError(crop_path, "crop is smaller than the window");
             const double s = params.min_scale * std::pow(params.max_scale / params.min_scale, uniform(random));
-            const cv::Size size(static_cast<int>(std::lround(crop.cols * s)), static_cast<int>(std::lround(crop.rows * s)));
+            const cv::Size size(static_cast<int>(std::lround(crop.cols * s)),
+                                static_cast<int>(std::lround(crop.rows * s)));
             if (size.width > picture.cols || size.height > picture.rows) continue;
             for (int t = 0; t < kPlacementTries; ++t) {
-                const cv::Rect r(static_cast<int>(random.below(static_cast<std::uint64_t>(picture.cols - size.width + 1))),
-                                 static_cast<int>(random.below(static_cast<std::uint64_t>(picture.rows - size.height + 1))),
-                                 size.width, size.height);
+                const cv::Rect r(
+                    static_cast<int>(random.below(static_cast<std::uint64_t>(picture.cols - size.width + 1))),
+                    static_cast<int>(random.below(static_cast<std::uint64_t>(picture.rows - size.height + 1))),
+                    size.width, size.height);
                 if (overlaps(r, placed)) continue;
                 cv::Mat scaled;
                 cv::resize(crop, scaled, size, 0, 0, s < 1.0 ? cv::INTER_AREA : cv::INTER_LINEAR);

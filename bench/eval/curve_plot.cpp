@@ -15,7 +15,7 @@ namespace {
 
 constexpr int kWidth = 900, kHeight = 640, kLeft = 80, kRight = 24, kTop = 44, kBottom = 64;
 const cv::Scalar kBlack(0, 0, 0), kGrid(225, 225, 225);
-const cv::Scalar kColours[] = {{200, 80, 0}, {0, 0, 210}, {0, 150, 0}, {0, 140, 230},
+const cv::Scalar kColours[] = {{200, 80, 0},  {0, 0, 210},   {0, 150, 0},  {0, 140, 230},
                                {160, 0, 160}, {120, 120, 0}, {80, 80, 80}, {0, 90, 160}};
 
 struct Axes {
@@ -65,10 +65,13 @@ void draw_axes(cv::Mat& canvas, const Axes& axes, Protocol protocol) {
         draw_text(canvas, label, cv::Point(kLeft - 44, static_cast<int>(p.y) + 5));
     }
     cv::rectangle(canvas, axes.area, kBlack);
-    draw_text(canvas, protocol == Protocol::window ? "false positives per window (FPPW)" : "false positives per image (FPPI)",
+    draw_text(canvas,
+              protocol == Protocol::window ? "false positives per window (FPPW)" : "false positives per image (FPPI)",
               cv::Point(kLeft + axes.area.width / 2 - 140, kHeight - 18), 0.55);
     draw_text(canvas, "miss rate", cv::Point(8, kTop - 12), 0.55);
-    draw_text(canvas, protocol == Protocol::window ? "Per-window DET (cascade-eval window)" : "Per-image miss rate (cascade-eval image)",
+    draw_text(canvas,
+              protocol == Protocol::window ? "Per-window DET (cascade-eval window)"
+                                           : "Per-image miss rate (cascade-eval image)",
               cv::Point(kLeft + 180, 26), 0.6, 1);
 }
 
@@ -95,7 +98,8 @@ void write_plot(const EvalResult& result, const std::string& path) {
     for (std::size_t i = 0; i < result.models.size(); ++i) {
         const cv::Scalar& colour = kColours[i % static_cast<std::size_t>(colours)];
         draw_curve(canvas, axes, result.models[i].curve, colour);
-        const cv::Point at(axes.area.x + 14, axes.area.br().y - 16 - 22 * static_cast<int>(result.models.size() - 1 - i));
+        const cv::Point at(axes.area.x + 14,
+                           axes.area.br().y - 16 - 22 * static_cast<int>(result.models.size() - 1 - i));
         cv::line(canvas, at + cv::Point(0, -5), at + cv::Point(28, -5), colour, 3, cv::LINE_AA);
         draw_text(canvas, legend_text(result.protocol, result.models[i]), at + cv::Point(36, 0));
     }

@@ -75,9 +75,12 @@ void add_split(po::options_description& o, Raw& raw) {
 }
 
 void add_scan(po::options_description& o, Raw& raw, const char* stride_default, const char* scale_default) {
+    const std::string stride_text =
+        std::string("window step in pixels on every pyramid level, 1..64 (default: ") + stride_default + ")";
+    const std::string scale_text = std::string("pyramid step, > 1 and <= 4 (default: ") + scale_default + ")";
     o.add_options()
-        ("stride", po::value(&raw.stride)->value_name("N"), (std::string("window step in pixels on every pyramid level, 1..64 (default: ") + stride_default + ")").c_str())
-        ("scale-factor", po::value(&raw.scale_factor)->value_name("F"), (std::string("pyramid step, > 1 and <= 4 (default: ") + scale_default + ")").c_str())
+        ("stride", po::value(&raw.stride)->value_name("N"), stride_text.c_str())
+        ("scale-factor", po::value(&raw.scale_factor)->value_name("F"), scale_text.c_str())
         ("threads", po::value(&raw.threads)->value_name("N"), "worker threads, 0 for all cores (default: 0)");
 }
 
@@ -120,7 +123,8 @@ void check_writable(const char* option, const std::string& path) {
     if (path.empty()) return;
     if (fs::is_directory(path)) throw UsageError(option, "'" + path + "' is a folder, not a file");
     const fs::path parent = fs::path(path).parent_path();
-    if (!parent.empty() && !fs::is_directory(parent)) throw UsageError(option, "folder '" + parent.string() + "' does not exist");
+    if (!parent.empty() && !fs::is_directory(parent))
+        throw UsageError(option, "folder '" + parent.string() + "' does not exist");
 }
 
 Outputs outputs_of(const Raw& raw) {
@@ -151,7 +155,8 @@ ScanParams scan_of(const Raw& raw, int stride, double scale_factor) {
     scan.pyramid.scale_factor = scale_factor;
     if (!raw.stride.empty()) {
         scan.rule.stride = parse_int("--stride", raw.stride);
-        if (scan.rule.stride < 1 || scan.rule.stride > 64) throw UsageError("--stride", raw.stride + " is out of range (1..64)");
+        if (scan.rule.stride < 1 || scan.rule.stride > 64)
+            throw UsageError("--stride", raw.stride + " is out of range (1..64)");
     }
     if (!raw.scale_factor.empty()) {
         scan.pyramid.scale_factor = parse_real("--scale-factor", raw.scale_factor);
@@ -178,7 +183,8 @@ std::optional<Command> window_command(const std::vector<std::string>& args, std:
     add_split(o, raw);
     add_scan(o, raw, "4", "1.05");
     add_outputs(o, raw);
-    if (!parse(args, o, "Usage: cascade-eval window --model FILE --pos SRC --neg SRC [options]", help_out)) return std::nullopt;
+    if (!parse(args, o, "Usage: cascade-eval window --model FILE --pos SRC --neg SRC [options]", help_out))
+        return std::nullopt;
     WindowCommand c;
     c.models = models_of(raw);
     if (raw.positives.empty()) throw UsageError("--pos", "is required");
@@ -216,13 +222,16 @@ std::optional<Command> image_command(const std::vector<std::string>& args, std::
          "merging of the windows before matching: nms (greedy IoU suppression, score = the window's), opencv "
          "(groupRectangles, score = the group's best) or meanshift (score = the mode's density) (default: nms)")
         ("nms-iou", po::value(&raw.nms_iou)->value_name("T"), "--group nms: suppression IoU (default: 0.3)")
-        ("min-neighbors", po::value(&raw.min_neighbors)->value_name("N"), "--group opencv: as cascade-detect (default: 3)")
-        ("min-iou", po::value(&raw.min_iou)->value_name("T"), "overlap a match needs, 0 < T <= 1 (default: 0.5, PASCAL)")
+        ("min-neighbors", po::value(&raw.min_neighbors)->value_name("N"),
+         "--group opencv: as cascade-detect (default: 3)")
+        ("min-iou", po::value(&raw.min_iou)->value_name("T"),
+         "overlap a match needs, 0 < T <= 1 (default: 0.5, PASCAL)")
         ("swept-stages", po::value(&raw.swept_stages)->value_name("K"),
          "windows reaching the last K stages are kept, ranked by depth then stage sum, and the threshold is swept "
          "over them: 1 sweeps the final score; larger K reaches higher FPPI (default: 1)");
     add_outputs(o, raw);
-    if (!parse(args, o, "Usage: cascade-eval image --model FILE --annotations SRC [options]", help_out)) return std::nullopt;
+    if (!parse(args, o, "Usage: cascade-eval image --model FILE --annotations SRC [options]", help_out))
+        return std::nullopt;
     ImageCommand c;
     c.models = models_of(raw);
     if (raw.annotations.empty()) throw UsageError("--annotations", "is required");
@@ -241,7 +250,8 @@ std::optional<Command> image_command(const std::vector<std::string>& args, std::
     }
     if (!raw.min_neighbors.empty()) {
         c.params.grouping.min_neighbors = parse_int("--min-neighbors", raw.min_neighbors);
-        if (c.params.grouping.min_neighbors < 0) throw UsageError("--min-neighbors", raw.min_neighbors + " is negative");
+        if (c.params.grouping.min_neighbors < 0)
+            throw UsageError("--min-neighbors", raw.min_neighbors + " is negative");
     }
     if (!raw.min_iou.empty()) {
         c.params.min_iou = parse_real("--min-iou", raw.min_iou);
@@ -261,12 +271,17 @@ std::optional<Command> composite_command(const std::vector<std::string>& args, s
     po::options_description o = base("Options of cascade-eval composite");
     add_split(o, raw);
     o.add_options()
-        ("output,o", po::value(&raw.output)->value_name("DIR"), "folder to write images/, annotations/ and annotations.lst into (created)")
+        ("output,o", po::value(&raw.output)->value_name("DIR"),
+         "folder to write images/, annotations/ and annotations.lst into (created)")
         ("images", po::value(&raw.images)->value_name("N"), "pictures to compose, 1..100000 (default: 200)")
-        ("max-people", po::value(&raw.max_people)->value_name("N"), "people per picture: 1..N, 1 <= N <= 20 (default: 3)")
-        ("min-scale", po::value(&raw.min_scale)->value_name("S"), "smallest scale of a pasted crop, 0.25..8 (default: 1)")
-        ("max-scale", po::value(&raw.max_scale)->value_name("S"), "largest scale of a pasted crop, min..8 (default: 2)");
-    if (!parse(args, o, "Usage: cascade-eval composite --pos SRC --neg SRC --output DIR [options]", help_out)) return std::nullopt;
+        ("max-people", po::value(&raw.max_people)->value_name("N"),
+         "people per picture: 1..N, 1 <= N <= 20 (default: 3)")
+        ("min-scale", po::value(&raw.min_scale)->value_name("S"),
+         "smallest scale of a pasted crop, 0.25..8 (default: 1)")
+        ("max-scale", po::value(&raw.max_scale)->value_name("S"),
+         "largest scale of a pasted crop, min..8 (default: 2)");
+    if (!parse(args, o, "Usage: cascade-eval composite --pos SRC --neg SRC --output DIR [options]", help_out))
+        return std::nullopt;
     CompositeCommand c;
     if (raw.positives.empty()) throw UsageError("--pos", "is required");
     if (raw.negatives.empty()) throw UsageError("--neg", "is required");
@@ -276,14 +291,17 @@ std::optional<Command> composite_command(const std::vector<std::string>& args, s
     c.seed = seed_of(raw);
     c.params.seed = c.seed;
     c.folder = required_one(raw.output, "--output");
-    if (fs::exists(c.folder) && !fs::is_directory(c.folder)) throw UsageError("--output", "'" + c.folder + "' is a file");
+    if (fs::exists(c.folder) && !fs::is_directory(c.folder))
+        throw UsageError("--output", "'" + c.folder + "' is a file");
     if (!raw.images.empty()) {
         c.params.images = parse_int("--images", raw.images);
-        if (c.params.images < 1 || c.params.images > 100000) throw UsageError("--images", raw.images + " is out of range (1..100000)");
+        if (c.params.images < 1 || c.params.images > 100000)
+            throw UsageError("--images", raw.images + " is out of range (1..100000)");
     }
     if (!raw.max_people.empty()) {
         c.params.max_people = parse_int("--max-people", raw.max_people);
-        if (c.params.max_people < 1 || c.params.max_people > 20) throw UsageError("--max-people", raw.max_people + " is out of range (1..20)");
+        if (c.params.max_people < 1 || c.params.max_people > 20)
+            throw UsageError("--max-people", raw.max_people + " is out of range (1..20)");
     }
     if (!raw.min_scale.empty()) c.params.min_scale = parse_real("--min-scale", raw.min_scale);
     if (!raw.max_scale.empty()) c.params.max_scale = parse_real("--max-scale", raw.max_scale);
@@ -301,7 +319,8 @@ std::optional<Command> compare_command(const std::vector<std::string>& args, std
     add_outputs(o, raw);
     po::positional_options_description positional;
     positional.add("results", -1);
-    if (!parse(args, o, "Usage: cascade-eval compare RESULT.json... --plot FILE.png [--json FILE]", help_out, &positional))
+    const char* synopsis = "Usage: cascade-eval compare RESULT.json... --plot FILE.png [--json FILE]";
+    if (!parse(args, o, synopsis, help_out, &positional))
         return std::nullopt;
     if (raw.results.empty()) throw UsageError("compare", "give at least one result file");
     CompareCommand c{raw.results, outputs_of(raw)};

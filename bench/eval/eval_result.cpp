@@ -35,25 +35,28 @@ std::string json_string(const std::string& text) {
 }
 
 void write_model(std::ostringstream& out, const ModelResult& m) {
-    out << "    {\"label\": " << json_string(m.label) << ", \"model\": " << json_string(m.model) << ",\n     \"settings\": {";
+    out << "    {\"label\": " << json_string(m.label) << ", \"model\": " << json_string(m.model)
+        << ",\n     \"settings\": {";
     for (std::size_t i = 0; i < m.settings.size(); ++i)
         out << (i ? ", " : "") << json_string(m.settings[i].first) << ": " << json_string(m.settings[i].second);
-    out << "},\n     \"positives\": " << m.positives << ", \"units\": " << number(m.units) << ", \"images\": " << m.images
-        << ",\n     \"miss_rate_at\": [";
+    out << "},\n     \"positives\": " << m.positives << ", \"units\": " << number(m.units)
+        << ", \"images\": " << m.images << ",\n     \"miss_rate_at\": [";
     for (std::size_t i = 0; i < m.miss_rate_at.size(); ++i)
         out << (i ? ", " : "") << "{\"false_positives\": " << number(m.miss_rate_at[i].first)
             << ", \"miss_rate\": " << number(m.miss_rate_at[i].second) << "}";
     out << "],\n";
-    if (m.log_average_miss_rate >= 0.0) out << "     \"log_average_miss_rate\": " << number(m.log_average_miss_rate) << ",\n";
+    if (m.log_average_miss_rate >= 0.0)
+        out << "     \"log_average_miss_rate\": " << number(m.log_average_miss_rate) << ",\n";
     out << "     \"curve\": [";
     for (std::size_t i = 0; i < m.curve.size(); ++i)
-        out << (i ? ",\n       " : "") << "[" << number(m.curve[i].false_positives) << ", " << number(m.curve[i].miss_rate)
-            << ", " << number(m.curve[i].threshold) << "]";
+        out << (i ? ",\n       " : "") << "[" << number(m.curve[i].false_positives) << ", "
+            << number(m.curve[i].miss_rate) << ", " << number(m.curve[i].threshold) << "]";
     out << "]}";
 }
 
 double real_of(const cv::FileNode& node, const std::string& path, const char* what) {
-    if (!node.isReal() && !node.isInt()) throw InputError(path, std::string("'") + what + "' is missing or not a number");
+    if (!node.isReal() && !node.isInt())
+        throw InputError(path, std::string("'") + what + "' is missing or not a number");
     return static_cast<double>(node);
 }
 
@@ -74,7 +77,8 @@ void summarise(Protocol p, std::vector<double> hit_scores, std::vector<ScoreCoun
 
 std::string to_json(const EvalResult& result) {
     std::ostringstream out;
-    out << "{\"tool\": \"cascade-eval\", \"protocol\": \"" << protocol_name(result.protocol) << "\",\n  \"models\": [\n";
+    out << "{\"tool\": \"cascade-eval\", \"protocol\": \"" << protocol_name(result.protocol)
+        << "\",\n  \"models\": [\n";
     for (std::size_t i = 0; i < result.models.size(); ++i) {
         if (i) out << ",\n";
         write_model(out, result.models[i]);
@@ -88,8 +92,7 @@ void write_json(const EvalResult& result, const std::string& path) { write_file_
 EvalResult read_json(const std::string& path) {
     cv::FileStorage fs;
     try {
-        if (!fs.open(path, cv::FileStorage::READ | cv::FileStorage::FORMAT_JSON))
-            throw InputError(path, "cannot open");
+        if (!fs.open(path, cv::FileStorage::READ | cv::FileStorage::FORMAT_JSON)) throw InputError(path, "cannot open");
     } catch (const cv::Exception&) {
         throw InputError(path, "is not valid JSON");
     }
@@ -98,9 +101,12 @@ EvalResult read_json(const std::string& path) {
         throw InputError(path, "is not a cascade-eval result (no \"tool\": \"cascade-eval\")");
     EvalResult result;
     const std::string protocol = static_cast<std::string>(root["protocol"]);
-    if (protocol == "window") result.protocol = Protocol::window;
-    else if (protocol == "image") result.protocol = Protocol::image;
-    else throw InputError(path, "unknown protocol '" + protocol + "'");
+    if (protocol == "window")
+        result.protocol = Protocol::window;
+    else if (protocol == "image")
+        result.protocol = Protocol::image;
+    else
+        throw InputError(path, "unknown protocol '" + protocol + "'");
     const cv::FileNode models = root["models"];
     if (!models.isSeq() || models.size() == 0) throw InputError(path, "has no models");
     for (const cv::FileNode& node : models) {
@@ -117,7 +123,8 @@ EvalResult read_json(const std::string& path) {
         if (!node["log_average_miss_rate"].empty())
             m.log_average_miss_rate = real_of(node["log_average_miss_rate"], path, "log_average_miss_rate");
         for (const cv::FileNode& p : node["curve"]) {
-            if (!p.isSeq() || p.size() != 3) throw InputError(path, "a curve point is not [false positives, miss rate, threshold]");
+            if (!p.isSeq() || p.size() != 3)
+                throw InputError(path, "a curve point is not [false positives, miss rate, threshold]");
             m.curve.push_back({real_of(p[2], path, "threshold"), real_of(p[0], path, "false positives"),
                                real_of(p[1], path, "miss rate")});
         }

@@ -51,11 +51,16 @@ void add_scan_settings(const ScanParams& scan, ModelResult& r) {
 // One line per model: what a reader of the terminal wants without opening the JSON.
 void print_summary(const EvalResult& result, std::ostream& out) {
     for (const ModelResult& m : result.models) {
-        out << m.label << ": " << m.positives << (result.protocol == Protocol::window ? " positive windows, " : " boxes, ")
-            << static_cast<long long>(m.units) << (result.protocol == Protocol::window ? " negative windows in " : " images")
-            << (result.protocol == Protocol::window ? std::to_string(m.images) + " images" : std::string()) << "; miss rate";
-        for (const auto& [budget, miss] : m.miss_rate_at) out << " " << percent_text(miss) << " at " << real_text(budget);
-        if (result.protocol == Protocol::image) out << "; log-average miss rate " << percent_text(m.log_average_miss_rate);
+        out << m.label << ": " << m.positives
+            << (result.protocol == Protocol::window ? " positive windows, " : " boxes, ")
+            << static_cast<long long>(m.units)
+            << (result.protocol == Protocol::window ? " negative windows in " : " images")
+            << (result.protocol == Protocol::window ? std::to_string(m.images) + " images" : std::string())
+            << "; miss rate";
+        for (const auto& [budget, miss] : m.miss_rate_at)
+            out << " " << percent_text(miss) << " at " << real_text(budget);
+        if (result.protocol == Protocol::image)
+            out << "; log-average miss rate " << percent_text(m.log_average_miss_rate);
         out << "\n";
     }
 }
@@ -88,8 +93,10 @@ void run(const WindowCommand& c) {
         ModelResult r = window_protocol(models[i], set, c.scan);
         r.label = c.models.labels[i];
         r.model = c.models.models[i];
-        r.settings.insert(r.settings.end(), {{"pos", joined(c.positives)}, {"neg", joined(c.negatives)},
-                                             {"holdout", real_text(c.holdout)}, {"seed", std::to_string(c.seed)}});
+        r.settings.insert(r.settings.end(), {{"pos", joined(c.positives)},
+                                             {"neg", joined(c.negatives)},
+                                             {"holdout", real_text(c.holdout)},
+                                             {"seed", std::to_string(c.seed)}});
         add_scan_settings(c.scan, r);
         result.models.push_back(std::move(r));
     }
@@ -98,10 +105,14 @@ void run(const WindowCommand& c) {
 
 const char* grouping_text(Grouping g) {
     switch (g) {
-        case Grouping::opencv: return "opencv";
-        case Grouping::nms: return "nms";
-        case Grouping::mean_shift: return "meanshift";
-        case Grouping::none: return "none";
+        case Grouping::opencv:
+            return "opencv";
+        case Grouping::nms:
+            return "nms";
+        case Grouping::mean_shift:
+            return "meanshift";
+        case Grouping::none:
+            return "none";
     }
     return "?";
 }
@@ -120,10 +131,12 @@ void run(const ImageCommand& c) {
         ModelResult r = image_protocol(models[i], images, c.params);
         r.label = c.models.labels[i];
         r.model = c.models.models[i];
-        r.settings.insert(r.settings.end(), {{"annotations", joined(c.annotations)}, {"group", grouping_text(c.params.grouping.method)},
-                      {"nms_iou", real_text(c.params.grouping.nms_iou)},
-                      {"min_neighbors", std::to_string(c.params.grouping.min_neighbors)},
-                      {"min_iou", real_text(c.params.min_iou)}, {"swept_stages", std::to_string(c.params.swept_stages)}});
+        r.settings.insert(r.settings.end(), {{"annotations", joined(c.annotations)},
+                                             {"group", grouping_text(c.params.grouping.method)},
+                                             {"nms_iou", real_text(c.params.grouping.nms_iou)},
+                                             {"min_neighbors", std::to_string(c.params.grouping.min_neighbors)},
+                                             {"min_iou", real_text(c.params.min_iou)},
+                                             {"swept_stages", std::to_string(c.params.swept_stages)}});
         add_scan_settings(c.params.scan, r);
         result.models.push_back(std::move(r));
     }
@@ -143,8 +156,8 @@ void run(const CompareCommand& c) {
     for (std::size_t i = 1; i < c.results.size(); ++i) {
         EvalResult more = read_json(c.results[i]);
         if (more.protocol != all.protocol)
-            throw InputError(c.results[i], std::string("holds a per-") + protocol_name(more.protocol) +
-                                               " result; " + c.results.front() + " a per-" + protocol_name(all.protocol) + " one");
+            throw InputError(c.results[i], std::string("holds a per-") + protocol_name(more.protocol) + " result; " +
+                                               c.results.front() + " a per-" + protocol_name(all.protocol) + " one");
         for (ModelResult& m : more.models) all.models.push_back(std::move(m));
     }
     write_outputs(all, c.outputs);

@@ -53,7 +53,8 @@ LbpFeatures features_of(const LbpCascade& c, const GrayView& image, const Pyrami
 HogFeatures features_of(const HogCascade& c, const GrayView& image, const PyramidLevel& l) { return {c, image, l}; }
 
 double largest_response(const LbpCascade& c, int weak) {
-    const float* table = &c.responses[static_cast<std::size_t>(c.weaks[static_cast<std::size_t>(weak)].table) * kLbpCodes];
+    const float* table =
+        &c.responses[static_cast<std::size_t>(c.weaks[static_cast<std::size_t>(weak)].table) * kLbpCodes];
     double m = 0.0;
     for (int i = 0; i < kLbpCodes; ++i) m = std::max(m, std::fabs(static_cast<double>(table[i])));
     return m;
@@ -89,7 +90,7 @@ double depth_score_at(const Cascade& c, const Features& features, int x, int y, 
 
 template <class Cascade>
 std::vector<ScoredWindow> scan_scores(const Cascade& c, const GrayView& image, const ScanParams& scan, double span,
-                                   int min_depth) {
+                                      int min_depth) {
     const std::vector<PyramidLevel> levels = pyramid_levels(image.size(), c.window, scan.pyramid);
     const double min_score = (min_depth - 0.5) * span;  // sums lie within +-span / 2
     std::vector<ScoredWindow> all;
@@ -125,11 +126,12 @@ double depth_span(const Model& model) {
 }
 
 double window_depth_score(const Model& model, const GrayView& image, int x, int y, double span) {
-    return std::visit([&](const auto& c) { return depth_score_at(c, features_of(c, image), x, y, span); }, model.cascade);
+    return std::visit([&](const auto& c) { return depth_score_at(c, features_of(c, image), x, y, span); },
+                      model.cascade);
 }
 
-std::vector<ScoredWindow> scan_depth_scores(const Model& model, const GrayView& image, const ScanParams& scan, double span,
-                                         int min_depth) {
+std::vector<ScoredWindow> scan_depth_scores(const Model& model, const GrayView& image, const ScanParams& scan,
+                                            double span, int min_depth) {
     return std::visit([&](const auto& c) { return scan_scores(c, image, scan, span, min_depth); }, model.cascade);
 }
 

@@ -35,8 +35,8 @@ struct ScoredWindow {
 // Every window of a fixed-stride scan (scan.rule.stride > 0) of every pyramid level that gets at least to
 // stage `min_depth` (0: all), through the same pyramid, resize, features and window evaluation as the CPU
 // detectors. Order unspecified.
-std::vector<ScoredWindow> scan_depth_scores(const Model& model, const GrayView& image, const ScanParams& scan, double span,
-                                         int min_depth);
+std::vector<ScoredWindow> scan_depth_scores(const Model& model, const GrayView& image, const ScanParams& scan,
+                                            double span, int min_depth);
 
 int stage_count(const Model& model);
 

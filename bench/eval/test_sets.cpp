@@ -22,8 +22,8 @@ std::vector<std::string> part_of(const std::vector<std::string>& items, const st
 
 }  // namespace
 
-TestSet find_test_set(const std::vector<std::string>& positive_sources, const std::vector<std::string>& negative_sources,
-                      double holdout, std::uint64_t seed) {
+TestSet find_test_set(const std::vector<std::string>& positive_sources,
+                      const std::vector<std::string>& negative_sources, double holdout, std::uint64_t seed) {
     if (positive_sources.empty()) throw InputError("--pos", "no positive source given");
     if (negative_sources.empty()) throw InputError("--neg", "no negative source given");
     std::vector<std::string> crops, groups;

@@ -16,7 +16,7 @@ struct TestSet {
 
 // Requires 0 <= holdout < 1. Throws InputError for a missing or empty source, a source of annotated boxes
 // instead of crops, or a split that leaves no crop or no image.
-TestSet find_test_set(const std::vector<std::string>& positive_sources, const std::vector<std::string>& negative_sources,
-                      double holdout, std::uint64_t seed);
+TestSet find_test_set(const std::vector<std::string>& positive_sources,
+                      const std::vector<std::string>& negative_sources, double holdout, std::uint64_t seed);
 
 }  // namespace cascade::eval

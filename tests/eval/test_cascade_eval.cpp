@@ -58,7 +58,8 @@ std::string list_of_first(const std::string& folder, int n, const TempDir& dir, 
 TEST_CASE("cascade-eval --help names the commands; each command's --help its options") {
     const ToolResult r = run_eval({"--help"});
     CHECK(r.code == 0);
-    for (const char* word : {"window", "image", "composite", "compare", "Examples"}) CHECK(r.out.find(word) != std::string::npos);
+    for (const char* word : {"window", "image", "composite", "compare", "Examples"})
+        CHECK(r.out.find(word) != std::string::npos);
     const ToolResult w = run_eval({"window", "--help"});
     CHECK(w.code == 0);
     for (const char* option : {"--model", "--pos", "--neg", "--holdout", "--stride", "--json", "--plot"})
@@ -71,17 +72,25 @@ TEST_CASE("cascade-eval: bad options give one line, exit code 2, and no file") {
     check_error(run_eval({"measure"}), 2, "measure");
     check_error(run_eval({"window", "--pos", "p", "--neg", "n"}), 2, "--model");
     check_error(run_eval({"window", "--model", kHogModel, "--neg", "n"}), 2, "--pos");
-    check_error(run_eval({"window", "--model", kHogModel, "--pos", "p", "--neg", "n", "--holdout", "1.5"}), 2, "--holdout");
+    check_error(run_eval({"window", "--model", kHogModel, "--pos", "p", "--neg", "n", "--holdout", "1.5"}), 2,
+                "--holdout");
     check_error(run_eval({"window", "--model", kHogModel, "--pos", "p", "--neg", "n", "--stride", "0"}), 2, "--stride");
-    check_error(run_eval({"window", "--model", kHogModel, "--pos", "p", "--neg", "n", "--scale-factor", "x"}), 2, "--scale-factor");
-    check_error(run_eval({"window", "--model", kHogModel, "--label", "a", "--label", "b", "--pos", "p", "--neg", "n"}), 2, "--label");
-    check_error(run_eval({"window", "--model", kHogModel, "--pos", "p", "--neg", "n", "--plot", dir / "curve.jpg"}), 2, "--plot");
-    check_error(run_eval({"window", "--model", kHogModel, "--pos", "p", "--neg", "n", "--json", dir / "no/such/dir.json"}), 2, "--json");
+    check_error(run_eval({"window", "--model", kHogModel, "--pos", "p", "--neg", "n", "--scale-factor", "x"}), 2,
+                "--scale-factor");
+    check_error(run_eval({"window", "--model", kHogModel, "--label", "a", "--label", "b", "--pos", "p", "--neg", "n"}),
+                2, "--label");
+    check_error(run_eval({"window", "--model", kHogModel, "--pos", "p", "--neg", "n", "--plot", dir / "curve.jpg"}), 2,
+                "--plot");
+    check_error(
+        run_eval({"window", "--model", kHogModel, "--pos", "p", "--neg", "n", "--json", dir / "no/such/dir.json"}), 2,
+        "--json");
     check_error(run_eval({"window", "--model", kHogModel, "--bogus"}), 2, "bogus");
-    check_error(run_eval({"image", "--model", kHogModel, "--annotations", "a", "--swept-stages", "0"}), 2, "--swept-stages");
+    check_error(run_eval({"image", "--model", kHogModel, "--annotations", "a", "--swept-stages", "0"}), 2,
+                "--swept-stages");
     check_error(run_eval({"image", "--model", kHogModel, "--annotations", "a", "--min-iou", "0"}), 2, "--min-iou");
     check_error(run_eval({"composite", "--pos", "p", "--neg", "n"}), 2, "--output");
-    check_error(run_eval({"composite", "--pos", "p", "--neg", "n", "--output", dir / "c", "--max-scale", "0.5"}), 2, "--max-scale");
+    check_error(run_eval({"composite", "--pos", "p", "--neg", "n", "--output", dir / "c", "--max-scale", "0.5"}), 2,
+                "--max-scale");
     check_error(run_eval({"compare", "--plot", dir / "p.png"}), 2, "compare");
     CHECK(cascade::test::files_under(dir.path).empty());
 }
@@ -95,18 +104,23 @@ TEST_CASE("cascade-eval: bad input files give one line naming the file, exit cod
                "(50, 60) - (10, 200)\n");
     write_text(dir / "not.json", "this is not JSON");
     write_text(dir / "other.json", "{\"tool\": \"cascade-detect\", \"detections\": []}");
-    write_text(dir / "image.json", "{\"tool\": \"cascade-eval\", \"protocol\": \"image\", \"models\": [{\"label\": \"a\", "
-                                   "\"model\": \"m\", \"positives\": 1, \"units\": 1, \"images\": 1, \"curve\": []}]}");
-    write_text(dir / "window.json", "{\"tool\": \"cascade-eval\", \"protocol\": \"window\", \"models\": [{\"label\": \"a\", "
-                                    "\"model\": \"m\", \"positives\": 1, \"units\": 1, \"images\": 1, \"curve\": []}]}");
+    write_text(dir / "image.json",
+               "{\"tool\": \"cascade-eval\", \"protocol\": \"image\", \"models\": [{\"label\": \"a\", "
+               "\"model\": \"m\", \"positives\": 1, \"units\": 1, \"images\": 1, \"curve\": []}]}");
+    write_text(dir / "window.json",
+               "{\"tool\": \"cascade-eval\", \"protocol\": \"window\", \"models\": [{\"label\": \"a\", "
+               "\"model\": \"m\", \"positives\": 1, \"units\": 1, \"images\": 1, \"curve\": []}]}");
     const std::string json = out / "r.json", plot = out / "r.png";
 
-    check_error(run_eval({"window", "--model", dir / "missing.xml", "--pos", dir.path.string(), "--neg", dir.path.string(), "--json", json}), 1,
-                "missing.xml");
-    check_error(run_eval({"window", "--model", dir / "broken.xml", "--pos", dir.path.string(), "--neg", dir.path.string(), "--json", json}), 1,
-                "broken.xml");
-    check_error(run_eval({"window", "--model", kHogModel, "--pos", dir / "nothing", "--neg", dir.path.string(), "--json", json}), 1,
-                "nothing");
+    check_error(run_eval({"window", "--model", dir / "missing.xml", "--pos", dir.path.string(), "--neg",
+                          dir.path.string(), "--json", json}),
+                1, "missing.xml");
+    check_error(run_eval({"window", "--model", dir / "broken.xml", "--pos", dir.path.string(), "--neg",
+                          dir.path.string(), "--json", json}),
+                1, "broken.xml");
+    check_error(run_eval({"window", "--model", kHogModel, "--pos", dir / "nothing", "--neg", dir.path.string(),
+                          "--json", json}),
+                1, "nothing");
     check_error(run_eval({"image", "--model", kHogModel, "--annotations", dir / "inverted.txt", "--json", json}), 1,
                 "inverted.txt");
     check_error(run_eval({"compare", dir / "not.json", "--plot", plot}), 1, "not.json");
@@ -115,7 +129,8 @@ TEST_CASE("cascade-eval: bad input files give one line naming the file, exit cod
     CHECK(cascade::test::files_under(out.path).empty());
 
     // The two well-formed files do compare on their own.
-    const ToolResult ok = run_eval({"compare", dir / "window.json", dir / "window.json", "--plot", plot, "--json", json});
+    const ToolResult ok =
+        run_eval({"compare", dir / "window.json", dir / "window.json", "--plot", plot, "--json", json});
     CHECK(ok.code == 0);
     CHECK(eval::read_json(json).models.size() == 2);
     CHECK(fs::file_size(plot) > 1000);
@@ -128,7 +143,7 @@ TEST_CASE("cascade-eval window on real crops and photos agrees with the CPU dete
     const std::string pos = list_of_first(*data + "/inria/96X160H96/Train/pos", 60, dir, "pos.lst");
     const std::string neg = list_of_first(*data + "/negatives", 3, dir, "neg.lst");
     const ToolResult r = run_eval({"window", "--model", kHogModel, "--pos", pos, "--neg", neg, "--json", dir / "w.json",
-                               "--plot", dir / "w.png"});
+                                   "--plot", dir / "w.png"});
     INFO("stderr: " << r.err);
     REQUIRE(r.code == 0);
     const eval::EvalResult result = eval::read_json(dir / "w.json");
@@ -153,7 +168,8 @@ TEST_CASE("cascade-eval window on real crops and photos agrees with the CPU dete
     std::int64_t windows = 0, accepted_windows = 0;
     for (const std::string& path : train::read_lines(neg)) {
         HogScanStats stats;
-        accepted_windows += static_cast<std::int64_t>(detect_windows(cascade, train::read_gray(path).view(), scan, &stats).size());
+        accepted_windows +=
+            static_cast<std::int64_t>(detect_windows(cascade, train::read_gray(path).view(), scan, &stats).size());
         windows += stats.windows;
     }
     CHECK(m.units == static_cast<double>(windows));
@@ -201,8 +217,8 @@ TEST_CASE("cascade-eval composite writes INRIA annotations that read back, and i
     CHECK(cascade::test::read_text(dir / "set/annotations/composite_0004.txt") ==
           cascade::test::read_text(dir / "again/annotations/composite_0004.txt"));
 
-    const ToolResult r = run_eval({"image", "--model", kHogModel, "--annotations", dir / "set/annotations.lst", "--json",
-                               dir / "i.json", "--plot", dir / "i.png"});
+    const ToolResult r = run_eval({"image", "--model", kHogModel, "--annotations", dir / "set/annotations.lst",
+                                   "--json", dir / "i.json", "--plot", dir / "i.png"});
     INFO("stderr: " << r.err);
     REQUIRE(r.code == 0);
     const eval::EvalResult result = eval::read_json(dir / "i.json");

@@ -31,11 +31,11 @@ TEST_CASE("the sweep gives one point per distinct hit score, false alarms counte
     CHECK(c[2].false_positives == doctest::Approx(0.03));
 
     // The miss rate within a budget: the best point at or below it, 1 when there is none.
-    CHECK(miss_rate_at(c, 0.005) == 1.0);                        // no point reaches down to 0.005
-    CHECK(miss_rate_at(c, 0.01) == doctest::Approx(0.75));       // exactly on the first point
+    CHECK(miss_rate_at(c, 0.005) == 1.0);                   // no point reaches down to 0.005
+    CHECK(miss_rate_at(c, 0.01) == doctest::Approx(0.75));  // exactly on the first point
     CHECK(miss_rate_at(c, 0.02) == doctest::Approx(0.75));
-    CHECK(miss_rate_at(c, 0.03) == doctest::Approx(0.25));       // t = 1 costs no more alarms than t = 2
-    CHECK(miss_rate_at(c, 1.0) == doctest::Approx(0.25));        // the fourth positive is never found
+    CHECK(miss_rate_at(c, 0.03) == doctest::Approx(0.25));  // t = 1 costs no more alarms than t = 2
+    CHECK(miss_rate_at(c, 1.0) == doctest::Approx(0.25));   // the fourth positive is never found
 }
 
 TEST_CASE("tied hit scores make one point") {
@@ -129,8 +129,8 @@ TEST_CASE("matching results feed the FPPI sweep") {
     // false alarm at 0.7. 3 people, 2 images:
     //   t = 0.9: miss 2/3, FPPI 0;  t = 0.5: miss 1/3, alarms >= 0.5: {0.7} -> FPPI 0.5
     const ImageMatches a = match_detections({{{0, 0, 10, 20}, 0.9f}, {{50, 0, 10, 20}, 0.3f}}, {{0, 0, 10, 20}});
-    const ImageMatches b = match_detections({{{0, 0, 10, 20}, 0.5f}, {{200, 0, 10, 20}, 0.7f}},
-                                            {{0, 0, 10, 20}, {100, 0, 10, 20}});
+    const ImageMatches b =
+        match_detections({{{0, 0, 10, 20}, 0.5f}, {{200, 0, 10, 20}, 0.7f}}, {{0, 0, 10, 20}, {100, 0, 10, 20}});
     std::vector<double> hits = a.hit_scores, alarms = a.false_alarm_scores;
     hits.insert(hits.end(), b.hit_scores.begin(), b.hit_scores.end());
     alarms.insert(alarms.end(), b.false_alarm_scores.begin(), b.false_alarm_scores.end());

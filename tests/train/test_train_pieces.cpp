@@ -11,6 +11,7 @@
 
 #include "common/error.hpp"
 #include "tests/train/train_test_files.hpp"
+#include "train/annotations.hpp"
 #include "train/backward_pruning.hpp"
 #include "train/boost_weights.hpp"
 #include "train/checkpoint_file.hpp"
@@ -152,6 +153,53 @@ TEST_CASE("checkpoint files: reals read back bit-identical; a wrong kind is refu
     CHECK(in.all("slot") == std::vector<std::string>{"1 2 3 4", "-"});
     CHECK_THROWS_AS(in.text("missing"), InputError);
     CHECK_THROWS_AS(StateReader(dir.file("state"), "other-kind", 3), InputError);
+}
+
+TEST_CASE("annotation sources list every image, boxed or not, in each format; other list entries are refused") {
+    ScratchDir dir("sources");
+    fs::create_directories(dir.file("ann"));
+    write_noise_png(dir.file("a.png"), 80, 60, 1);
+    write_noise_png(dir.file("b.png"), 80, 60, 2);
+    {
+        std::ofstream f(dir.file("ann/a.txt"));
+        f << "Image filename : \"a.png\"\n"
+          << "Bounding box for object 1 \"PASperson\" (Xmin, Ymin) - (Xmax, Ymax) : (1, 1) - (10, 20)\n"
+          << "Bounding box for object 2 \"PASperson\" (Xmin, Ymin) - (Xmax, Ymax) : (31, 41) - (40, 60)\n";
+    }
+    {
+        std::ofstream f(dir.file("ann/b.txt"));
+        f << "Image filename : \"b.png\"\n";  // a photo without people still counts its false alarms
+    }
+    {
+        std::ofstream f(dir.file("all.lst"));
+        f << "ann/a.txt\n# a comment\nann/b.txt\n";
+    }
+    {
+        std::ofstream f(dir.file("info.dat"));
+        f << "a.png 2 0 0 10 20 30 40 10 20\nb.png 0\n";
+    }
+    {
+        std::ofstream f(dir.file("set.xml"));
+        f << "<dataset><images><image file='a.png'><box top='0' left='0' width='10' height='20'/>"
+          << "<box top='40' left='30' width='10' height='20'/></image><image file='b.png'/></images></dataset>";
+    }
+    {
+        std::ofstream f(dir.file("bad.lst"));
+        f << "ann/a.txt\npictures/c.png\n";
+    }
+    const std::vector<Rect> a_boxes = {{0, 0, 10, 20}, {30, 40, 10, 20}};
+    for (const std::string source : {"ann", "all.lst", "info.dat", "set.xml"}) {
+        CAPTURE(source);
+        const std::vector<AnnotatedImage> images = read_annotations(dir.file(source));
+        REQUIRE(images.size() == 2);
+        CHECK(fs::path(images[0].path).filename() == "a.png");
+        CHECK(images[0].boxes == a_boxes);
+        CHECK(fs::path(images[1].path).filename() == "b.png");
+        CHECK(images[1].boxes.empty());
+    }
+    CHECK(read_annotations(dir.file("ann/a.txt")).size() == 1);
+    CHECK_THROWS_WITH_AS(read_annotations(dir.file("bad.lst")), doctest::Contains("bad.lst"), InputError);
+    CHECK_THROWS_WITH_AS(read_annotations(dir.file("nothing")), doctest::Contains("no such file"), InputError);
 }
 
 TEST_CASE("positives from INRIA annotations, dlib XML and info files are the boxes, cut out unchanged") {
