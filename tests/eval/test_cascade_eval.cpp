@@ -12,6 +12,7 @@
 
 #include "bench/eval/eval_result.hpp"
 #include "common/hog_cpu_detector.hpp"
+#include "common/lbp_cpu_detector.hpp"
 #include "common/model_io.hpp"
 #include "tests/support/test_data.hpp"
 #include "tests/support/tool_run.hpp"
@@ -27,6 +28,7 @@ using cascade::test::ToolResult;
 namespace {
 
 const std::string kHogModel = std::string(CASCADE_SOURCE_DIR) + "/models/pedestrian_hog.xml";
+const std::string kLbpModel = std::string(CASCADE_SOURCE_DIR) + "/models/pedestrian_lbp_64x128.xml";
 
 ToolResult run_eval(const std::vector<std::string>& args) { return run_tool(CASCADE_EVAL_EXE, args); }
 
@@ -136,55 +138,61 @@ TEST_CASE("cascade-eval: bad input files give one line naming the file, exit cod
     CHECK(fs::file_size(plot) > 1000);
 }
 
-TEST_CASE("cascade-eval window on real crops and photos agrees with the CPU detector's decisions and counts") {
+TEST_CASE("cascade-eval window on real crops and photos agrees with the CPU detectors' decisions and counts") {
     const auto data = cascade::test::shared_data_dir();
     if (!data) return;
     const TempDir dir("cascade-eval-test");
     const std::string pos = list_of_first(*data + "/inria/96X160H96/Train/pos", 60, dir, "pos.lst");
     const std::string neg = list_of_first(*data + "/negatives", 3, dir, "neg.lst");
-    const ToolResult r = run_eval({"window", "--model", kHogModel, "--pos", pos, "--neg", neg, "--json", dir / "w.json",
-                                   "--plot", dir / "w.png"});
+    const ToolResult r = run_eval({"window", "--model", kHogModel, "--model", kLbpModel, "--pos", pos, "--neg", neg,
+                                   "--json", dir / "w.json", "--plot", dir / "w.png"});
     INFO("stderr: " << r.err);
     REQUIRE(r.code == 0);
     const eval::EvalResult result = eval::read_json(dir / "w.json");
-    REQUIRE(result.models.size() == 1);
-    const eval::ModelResult& m = result.models[0];
-    CHECK(m.positives == 60);
-    CHECK(m.images == 3);
+    REQUIRE(result.models.size() == 2);
+    CHECK(fs::file_size(dir / "w.png") > 1000);
 
-    // The detector itself, on the same data and scan: which crops' centre windows it accepts (a 96x160 crop
-    // at scale 1 and stride 4 has the window (16, 16) among its positions) and how many negative windows it
-    // scans and accepts.
-    const HogCascade cascade = std::get<HogCascade>(load_model(kHogModel).cascade);
+    // The detectors themselves, on the same data and scan: which crops' centre windows they accept (a 96x160
+    // crop at scale 1 and stride 4 has the window (16, 16) among its positions) and how many negative windows
+    // they accept; the HoG detector also counts the windows it scans (both models have a 64x128 window).
     ScanParams scan;
     scan.rule.stride = 4;
     scan.pyramid.scale_factor = 1.05;
-    int accepted_crops = 0;
-    for (const std::string& path : train::read_lines(pos)) {
-        const GrayImage crop = train::read_gray(path);
-        for (const Detection& d : detect_windows(cascade, crop.view(), scan))
-            accepted_crops += d.rect == Rect{16, 16, 64, 128} ? 1 : 0;
-    }
-    std::int64_t windows = 0, accepted_windows = 0;
+    std::int64_t windows = 0;
+    const HogCascade hog = std::get<HogCascade>(load_model(kHogModel).cascade);
     for (const std::string& path : train::read_lines(neg)) {
         HogScanStats stats;
-        accepted_windows +=
-            static_cast<std::int64_t>(detect_windows(cascade, train::read_gray(path).view(), scan, &stats).size());
+        detect_windows(hog, train::read_gray(path).view(), scan, &stats);
         windows += stats.windows;
     }
-    CHECK(m.units == static_cast<double>(windows));
-    // The cascade's own operating point lies on the swept curve: within its FPPW, the curve reaches exactly
-    // its miss rate (and not lower: no threshold accepts fewer negatives and more positives than it does,
-    // since the sweep orders windows by depth first).
-    const double cascade_fppw = static_cast<double>(accepted_windows) / static_cast<double>(windows);
-    const double cascade_miss = 1.0 - accepted_crops / 60.0;
-    CHECK(eval::miss_rate_at(m.curve, cascade_fppw) == doctest::Approx(cascade_miss));
-    // The curve is a DET: false positives up, miss rate down.
-    for (std::size_t i = 1; i < m.curve.size(); ++i) {
-        CHECK(m.curve[i].false_positives >= m.curve[i - 1].false_positives);
-        CHECK(m.curve[i].miss_rate < m.curve[i - 1].miss_rate);
+    for (std::size_t k = 0; k < 2; ++k) {
+        const eval::ModelResult& m = result.models[k];
+        CAPTURE(m.model);
+        CHECK(m.positives == 60);
+        CHECK(m.images == 3);
+        CHECK(m.units == static_cast<double>(windows));
+        const Model model = load_model(m.model);
+        const auto accepted = [&](const GrayImage& image) {
+            return std::visit([&](const auto& c) { return detect_windows(c, image.view(), scan); }, model.cascade);
+        };
+        int accepted_crops = 0;
+        for (const std::string& path : train::read_lines(pos))
+            for (const Detection& d : accepted(train::read_gray(path)))
+                accepted_crops += d.rect == Rect{16, 16, 64, 128} ? 1 : 0;
+        std::int64_t accepted_windows = 0;
+        for (const std::string& path : train::read_lines(neg))
+            accepted_windows += static_cast<std::int64_t>(accepted(train::read_gray(path)).size());
+        // The model's own operating point lies on the swept curve: within its FPPW, the curve reaches exactly
+        // its miss rate (and not lower: the sweep orders windows by depth first, so no threshold accepts fewer
+        // negatives and more positives than the model does).
+        const double model_fppw = static_cast<double>(accepted_windows) / static_cast<double>(windows);
+        CHECK(eval::miss_rate_at(m.curve, model_fppw) == doctest::Approx(1.0 - accepted_crops / 60.0));
+        // The curve is a DET: false positives up, miss rate down.
+        for (std::size_t i = 1; i < m.curve.size(); ++i) {
+            CHECK(m.curve[i].false_positives >= m.curve[i - 1].false_positives);
+            CHECK(m.curve[i].miss_rate < m.curve[i - 1].miss_rate);
+        }
     }
-    CHECK(fs::file_size(dir / "w.png") > 1000);
 }
 
 TEST_CASE("cascade-eval composite writes INRIA annotations that read back, and image measures them") {
