@@ -57,7 +57,7 @@ std::string list_of_first(const std::string& folder, int n, const TempDir& dir, 
 
 }  // namespace
 
-TEST_CASE("cascade-eval --help names the commands; each command's --help its options") {
+TEST_CASE("cascade-eval --help names the commands, and each command's --help its options") {
     const ToolResult r = run_eval({"--help"});
     CHECK(r.code == 0);
     for (const char* word : {"window", "image", "composite", "compare", "Examples"})

@@ -155,7 +155,7 @@ TEST_CASE("checkpoint files: reals read back bit-identical; a wrong kind is refu
     CHECK_THROWS_AS(StateReader(dir.file("state"), "other-kind", 3), InputError);
 }
 
-TEST_CASE("annotation sources list every image, boxed or not, in each format; other list entries are refused") {
+TEST_CASE("annotation sources list every image, boxed or not, in each format, and refuse other list entries") {
     ScratchDir dir("sources");
     fs::create_directories(dir.file("ann"));
     write_noise_png(dir.file("a.png"), 80, 60, 1);
