@@ -14,6 +14,7 @@ struct IntegralView {
     int stride = 0;  // elements per row
 
     CASCADE_HD std::uint32_t at(int x, int y) const { return data[y * stride + x]; }
+    CASCADE_HD const std::uint32_t* origin(int x, int y) const { return data + y * stride + x; }
 };
 
 }  // namespace cascade

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "common/lbp_eval.hpp"
 #include "common/model.hpp"
 #include "gpu/frame_layout.hpp"
 #include "gpu/kernel_timer.hpp"
@@ -35,6 +36,20 @@ constexpr int kMaxGroups = 32;
 // Throws InputError when the cascade has more than kMaxGpuStages stages or kMaxGpuWeaks weak learners.
 void upload_model_constants(const LbpCascade& cascade, cudaStream_t stream);
 
+// Row pitch, in words, of every integral tile that a cascade launch copies into shared memory: the widest
+// tile (kTileWidth positions max_step apart) fits.
+inline int tile_pitch(int max_step, Size window) { return (kTileWidth - 1) * max_step + window.width + 1; }
+
+// A weak learner as the kernels over integral tiles read it: its corner offsets (common/lbp_eval.hpp
+// LbpSteps) for one tile pitch and the first entry of its response table, in one 16-byte load.
+struct alignas(16) TileWeak {
+    LbpSteps steps;
+    int table;  // LbpWeak::table * kLbpCodes
+};
+
+// The weak learners of `cascade` for tiles of row pitch `pitch`.
+std::vector<TileWeak> tile_weaks(const LbpCascade& cascade, int pitch);
+
 struct CascadeTarget {
     Size window;
     SumPolicy policy;
@@ -45,6 +60,7 @@ struct CascadeTarget {
     int tiles, shared_tiles, grid_rows;  // FrameLayout's
     int max_step;                        // FrameLayout's: sizes the integral tiles in shared memory
     bool integral_tiles;                 // LbpGpuOptions'
+    const TileWeak* tile_weaks;          // tile_weaks(model, tile_pitch(max_step, window)) on the device
     int shared_carveout;                 // LbpGpuOptions'; -1: leave the driver's choice
     const std::uint32_t* integrals;
     cudaTextureObject_t integral_texture;  // non-zero: read the integrals through it (texture mode)

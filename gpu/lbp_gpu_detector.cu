@@ -73,6 +73,7 @@ struct LbpGpuDetector::Impl {
     DeviceBuffer<std::uint8_t> frame;
     std::size_t frame_pitch = 0;
     DeviceBuffer<GpuLevel> levels;
+    DeviceBuffer<TileWeak> tile_weak_table;  // the weak learners for this layout's tile pitch
     DeviceBuffer<ResizeTap> taps_x, taps_y;
     DeviceBuffer<std::uint32_t> integrals;
     DeviceBuffer<std::uint8_t> canvas;
@@ -120,6 +121,10 @@ struct LbpGpuDetector::Impl {
         staging.resize(static_cast<std::size_t>(size.width) * size.height);
         levels.resize(layout.gpu.size());
         CASCADE_CUDA_CHECK(cudaMemcpyAsync(levels.get(), layout.gpu.data(), layout.gpu.size() * sizeof(GpuLevel),
+                                           cudaMemcpyHostToDevice, s));
+        const std::vector<TileWeak> weaks = tile_weaks(cascade, tile_pitch(layout.max_step, cascade.window));
+        tile_weak_table.resize(weaks.size());
+        CASCADE_CUDA_CHECK(cudaMemcpyAsync(tile_weak_table.get(), weaks.data(), weaks.size() * sizeof(TileWeak),
                                            cudaMemcpyHostToDevice, s));
         integrals.resize(static_cast<std::size_t>(layout.integral_elements));
         CASCADE_CUDA_CHECK(cudaMemsetAsync(integrals.get(), 0, layout.integral_elements * sizeof(std::uint32_t), s));
@@ -201,6 +206,7 @@ struct LbpGpuDetector::Impl {
         target.grid_rows = layout.grid_rows;
         target.max_step = layout.max_step;
         target.integral_tiles = options.integral_tiles;
+        target.tile_weaks = tile_weak_table.get();
         target.shared_carveout = options.shared_carveout;
         target.integrals = integrals.get();
         target.integral_texture = options.mode == PyramidMode::texture ? integral_texture.get() : 0;

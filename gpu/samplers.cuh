@@ -46,7 +46,10 @@ struct TextureIntegrals {
 struct TileIntegral {
     const std::uint32_t* words;  // shared memory, `stride` words per row
     int stride, x0, y0;          // the tile's first column and row in level integral coordinates
-    __device__ __forceinline__ std::uint32_t at(int x, int y) const { return words[(y - y0) * stride + (x - x0)]; }
+    __device__ __forceinline__ std::uint32_t at(int x, int y) const { return *origin(x, y); }
+    __device__ __forceinline__ const std::uint32_t* origin(int x, int y) const {
+        return words + (y - y0) * stride + (x - x0);
+    }
 };
 
 // Integral columns x0 .. x0 + width - 1 and rows y0 .. y0 + height - 1 of a level.
@@ -63,14 +66,16 @@ __device__ __forceinline__ TileRegion window_region(const GpuLevel& l, Size wind
     return {x0, y0, last_x * l.step + window.width + 1 - x0, last_y * l.step + window.height + 1 - y0};
 }
 
-// Copies `r` of `src` into `words` (each warp a row at a time, coalesced) and synchronises the block; every
-// thread of the block calls it.
-__device__ __forceinline__ TileIntegral load_tile(const GlobalIntegral& src, std::uint32_t* words, const TileRegion& r) {
+// Copies `r` of `src` into `words`, rows `pitch` >= r.width words apart (each warp a row at a time, coalesced),
+// and synchronises the block; every thread of the block calls it. One pitch for every tile of a launch lets
+// the corner offsets of each weak learner be computed once per launch (gpu/cascade_gpu.hpp TileWeak).
+__device__ __forceinline__ TileIntegral load_tile(const GlobalIntegral& src, std::uint32_t* words, const TileRegion& r,
+                                                  int pitch) {
     const int lane = threadIdx.x % 32, warps = blockDim.x / 32;
     for (int y = threadIdx.x / 32; y < r.height; y += warps)
-        for (int x = lane; x < r.width; x += 32) words[y * r.width + x] = src.at(r.x0 + x, r.y0 + y);
+        for (int x = lane; x < r.width; x += 32) words[y * pitch + x] = src.at(r.x0 + x, r.y0 + y);
     __syncthreads();
-    return {words, r.width, r.x0, r.y0};
+    return {words, pitch, r.x0, r.y0};
 }
 
 }  // namespace cascade::gpu

@@ -42,7 +42,7 @@ struct Options {
     std::string data = "gpu-pack/data", model, json, markdown, date;
     std::vector<std::string> resolutions = {"720x480", "1280x720", "1920x1080"};
     std::vector<std::string> configs = {"exact/1/all", "texture/1/auto", "exact/0/auto"};
-    std::vector<int> points = {1, 8, 64, 256, 512};
+    std::vector<int> points = gpu::LbpGpuOptions{}.compaction_points;
     bool every_stage = false;  // --points stages: a compaction point at every stage boundary
     bool tiles = true;
     int carveout = -1;
@@ -56,7 +56,7 @@ const char* const kUsage =
     "usage: cascade-bench [--data DIR] [--model XML] [--resolutions 720x480,1280x720,1920x1080]\n"
     "  [--configs exact/1/all,texture/1/auto,exact/0/auto]  (MODE/STRIDE/STRATEGY; stride 0 = OpenCV's rule;\n"
     "   strategy none|global_atomic|shared_atomic|hybrid|prefix_sum|auto|all)\n"
-    "  [--points 1,8,64,256,512|none|stages]  (compaction points in weak learners, or every stage boundary)\n"
+    "  [--points 3,7,11,20,30,45,65|none|stages]  (compaction points in weak learners, or every stage boundary)\n"
     "  [--no-tiles] [--carveout PERCENT]  (tuning: integral tiles in shared memory; L1/shared split)\n"
     "  [--scale-factor 1.1] [--min-size 24] [--frames 200] [--warmup 20] [--opencv-frames 20]\n"
     "  [--parity-frames 2] [--kernel-frames 10] [--max-sources N] [--threads N] [--no-opencv]\n"

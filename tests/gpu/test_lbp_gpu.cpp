@@ -113,6 +113,7 @@ TEST_CASE("exact mode: every strategy gives the CPU's raw windows for a WaldBoos
     // Most windows are rejected early: the first weak learner (the first compaction point) stops most of them.
     LbpGpuOptions o;
     o.compaction = Compaction::global_atomic;
+    o.compaction_points = {1, 8, 64};
     o.rule.stride = 1;
     LbpGpuDetector d(wald.cascade, o);
     d.detect(frames[0].image.view());
