@@ -135,7 +135,7 @@ TEST_CASE("one large scene: thousands of rectangles in one call, every threshold
     }
 }
 
-TEST_CASE("output set does not depend on input order; output order follows each group's first member") {
+TEST_CASE("output set does not depend on input order, and output order follows each group's first member") {
     Random rng(99u);
     for (int trial = 0; trial < 40; ++trial) {
         auto rects = scene(rng, 30, 0);

@@ -1,8 +1,12 @@
 // Packed models (cascade-export's output): the binary and the compiled-in header give back the same model
-// as the XML, detect the same windows, and corrupt or mismatched binaries are rejected with a clear error.
+// as the XML (LBP and HoG), detect the same windows, and corrupt or mismatched binaries are rejected with a
+// clear error.
 #include <doctest/doctest.h>
 
 #include <cstring>
+#include <iterator>
+#include <type_traits>
+#include <vector>
 #include <opencv2/imgproc.hpp>
 
 #include "common/error.hpp"
@@ -11,18 +15,26 @@
 #include "common/packed_model.hpp"
 #include "tests/support/test_data.hpp"
 #include CASCADE_EMBEDDED_TEST_MODEL
+#include CASCADE_EMBEDDED_HOG_TEST_MODEL
 
 namespace {
 
-void check_same(const cascade::LbpCascade& a, const cascade::LbpCascade& b) {
+template <class T>
+bool same_bytes(const std::vector<T>& a, const std::vector<T>& b) {
+    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
+}
+
+// Window, sum policy, stages, weak-learner records (block or feature, weights, bias, vote) and response
+// tables, bit for bit.
+template <class Cascade>
+void check_same(const Cascade& a, const Cascade& b) {
     CHECK(a.window == b.window);
     CHECK(a.policy == b.policy);
-    REQUIRE(a.stages.size() == b.stages.size());
-    REQUIRE(a.weaks.size() == b.weaks.size());
-    REQUIRE(a.responses.size() == b.responses.size());
-    CHECK(std::memcmp(a.stages.data(), b.stages.data(), a.stages.size() * sizeof(cascade::Stage)) == 0);
-    CHECK(std::memcmp(a.weaks.data(), b.weaks.data(), a.weaks.size() * sizeof(cascade::LbpWeak)) == 0);
-    CHECK(std::memcmp(a.responses.data(), b.responses.data(), a.responses.size() * sizeof(float)) == 0);
+    CHECK(a.stages.size() == b.stages.size());
+    CHECK(a.weaks.size() == b.weaks.size());
+    CHECK(same_bytes(a.stages, b.stages));
+    CHECK(same_bytes(a.weaks, b.weaks));
+    if constexpr (std::is_same_v<Cascade, cascade::LbpCascade>) CHECK(same_bytes(a.responses, b.responses));
 }
 
 std::string error_of(const std::vector<std::uint8_t>& bytes) {
@@ -97,4 +109,34 @@ TEST_CASE("corrupt, truncated and mismatched packed models are rejected") {
     CHECK(error_of(not_packed).find("not a packed cascade model") != std::string::npos);
 
     CHECK(error_of({}).find("not a packed cascade model") != std::string::npos);
+}
+
+TEST_CASE("the HoG pedestrian model: packed binary and compiled-in header equal the XML, corruption is refused") {
+    const cascade::Model xml = cascade::load_model(CASCADE_EMBEDDED_HOG_TEST_MODEL_XML);
+    const auto& hog = std::get<cascade::HogCascade>(xml.cascade);
+    REQUIRE(hog.weaks.size() > 0);
+    const std::vector<std::uint8_t> packed = cascade::pack_model(xml);
+    CHECK(packed.size() == sizeof(cascade::PackedHeader) + hog.stages.size() * sizeof(cascade::Stage) +
+                               hog.weaks.size() * sizeof(cascade::HogWeak));
+    const cascade::Model back = cascade::unpack_model(packed.data(), packed.size(), "packed");
+    check_same(hog, std::get<cascade::HogCascade>(back.cascade));
+
+    const auto& embedded = cascade::embedded::embedded_hog_test_model;
+    CHECK(std::vector<std::uint8_t>(std::begin(embedded), std::end(embedded)) == packed);
+    const cascade::Model compiled_in = cascade::unpack_model(embedded, sizeof embedded, "embedded");
+    check_same(hog, std::get<cascade::HogCascade>(compiled_in.cascade));
+
+    auto flipped = packed;  // one bit of a weak learner's weights
+    flipped[sizeof(cascade::PackedHeader) + hog.stages.size() * sizeof(cascade::Stage) +
+            offsetof(cascade::HogWeak, weights)] ^= 0x01;
+    CHECK(error_of(flipped) == "model.cpk: checksum mismatch: the packed model is corrupt");
+
+    auto short_one_weak = packed;
+    short_one_weak.resize(packed.size() - sizeof(cascade::HogWeak));
+    CHECK(error_of(short_one_weak).find("truncated") != std::string::npos);
+
+    auto as_lbp = packed;  // the kind field says LBP: the sizes no longer add up
+    const std::uint32_t lbp = 0;
+    std::memcpy(as_lbp.data() + offsetof(cascade::PackedHeader, kind), &lbp, sizeof lbp);
+    CHECK(error_of(as_lbp).find("truncated or padded") != std::string::npos);
 }

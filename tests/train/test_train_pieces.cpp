@@ -89,7 +89,7 @@ TEST_CASE("backward pruning with acceptance thresholds: accepted positives are k
     CHECK(all[2] == std::numeric_limits<float>::max());
 }
 
-TEST_CASE("weights: exp(-yH) per class summing to 1/2; trimming drops the lightest, deterministically") {
+TEST_CASE("weights: exp(-yH) per class summing to 1/2, trimming drops the lightest, deterministically") {
     const std::vector<double> w = class_weights({0.0, 1.0, 900.0}, +1);  // 900 would overflow a plain exp(-H)
     CHECK(w[0] + w[1] + w[2] == doctest::Approx(0.5));
     CHECK(w[0] / w[1] == doctest::Approx(std::exp(1.0)));
@@ -139,7 +139,7 @@ TEST_CASE("hold-out split keeps groups together and holds out the asked fraction
     CHECK(held_out_by_group(groups, 0.2, 5) == held);
 }
 
-TEST_CASE("checkpoint files: reals read back bit-identical; a wrong kind is refused") {
+TEST_CASE("checkpoint files: reals read back bit-identical, a wrong kind is refused") {
     ScratchDir dir("ckpt");
     StateWriter out("test-kind", 3);
     out.real("x", 0.1);
@@ -202,28 +202,38 @@ TEST_CASE("annotation sources list every image, boxed or not, in each format, an
     CHECK_THROWS_WITH_AS(read_annotations(dir.file("nothing")), doctest::Contains("no such file"), InputError);
 }
 
+// The GrayImage's pixels as a cv::Mat (no copy).
+cv::Mat as_mat(const GrayImage& image) {
+    return cv::Mat(image.height, image.width, CV_8UC1, const_cast<std::uint8_t*>(image.pixels.data()));
+}
+
+// Marks `boxes` in dir's photo.png in each full-image format: photo.txt (INRIA, 1-based inclusive corners),
+// boxes.xml (dlib imglab, plus a box marked ignore that must not become a positive) and info.dat
+// (opencv_createsamples). Returns the three file names.
+std::vector<std::string> write_box_annotations(const ScratchDir& dir, const std::vector<Rect>& boxes) {
+    std::ofstream inria(dir.file("photo.txt")), dlib(dir.file("boxes.xml")), info(dir.file("info.dat"));
+    inria << "# PASCAL Annotation Version 1.00\n\nImage filename : \"photo.png\"\n";
+    dlib << "<?xml version='1.0'?>\n<dataset><images><image file='photo.png'>\n";
+    info << "photo.png " << boxes.size();
+    for (std::size_t i = 0; i < boxes.size(); ++i) {
+        const Rect& b = boxes[i];
+        inria << "Bounding box for object " << i + 1 << " \"PASperson\" (Xmin, Ymin) - (Xmax, Ymax) : (" << b.x + 1
+              << ", " << b.y + 1 << ") - (" << b.x + b.width << ", " << b.y + b.height << ")\n";
+        dlib << "<box top='" << b.y << "' left='" << b.x << "' width='" << b.width << "' height='" << b.height
+             << "'/>\n";
+        info << " " << b.x << " " << b.y << " " << b.width << " " << b.height;
+    }
+    dlib << "<box top='0' left='0' width='9' height='9' ignore='1'/>\n</image></images></dataset>\n";
+    info << "\n";
+    return {"photo.txt", "boxes.xml", "info.dat"};
+}
+
 TEST_CASE("positives from INRIA annotations, dlib XML and info files are the boxes, cut out unchanged") {
     ScratchDir dir("formats");
     const cv::Mat image = write_noise_png(dir.file("photo.png"), 200, 300, 1);
     const Rect box{50, 60, 64, 128};
     const cv::Mat expected = image(cv::Rect(box.x, box.y, box.width, box.height));
-    {
-        std::ofstream f(dir.file("photo.txt"));
-        f << "# PASCAL Annotation Version 1.00\n\nImage filename : \"photo.png\"\n"
-          << "Bounding box for object 1 \"PASperson\" (Xmin, Ymin) - (Xmax, Ymax) : (51, 61) - (114, 188)\n";
-    }
-    {
-        std::ofstream f(dir.file("boxes.xml"));
-        f << "<?xml version='1.0'?>\n<dataset><images><image file='photo.png'>\n"
-          << "<box top='60' left='50' width='64' height='128'/><box top='0' left='0' width='9' height='9' "
-             "ignore='1'/>\n"
-          << "</image></images></dataset>\n";
-    }
-    {
-        std::ofstream f(dir.file("info.dat"));
-        f << "photo.png 1 50 60 64 128\n";
-    }
-    for (const char* source : {"photo.txt", "boxes.xml", "info.dat"}) {
+    for (const std::string& source : write_box_annotations(dir, {box})) {
         CAPTURE(source);
         const std::vector<PositiveSource> found = find_positives(dir.file(source));
         REQUIRE(found.size() == 1);
@@ -231,21 +241,43 @@ TEST_CASE("positives from INRIA annotations, dlib XML and info files are the box
         REQUIRE(samples.size() == 2);  // and its mirror image
         const GrayImage& w = samples[0].window;
         REQUIRE(w.size() == Size{64, 128});
-        CHECK(cv::norm(cv::Mat(128, 64, CV_8UC1, const_cast<std::uint8_t*>(w.pixels.data())), expected, cv::NORM_INF) ==
-              0);
+        CHECK(cv::norm(as_mat(w), expected, cv::NORM_INF) == 0);
         CHECK(samples[1].window.pixels[0] == w.pixels[63]);
     }
 }
 
-TEST_CASE("crops: the window-sized centre; the group is the photo (trailing letters dropped)") {
+TEST_CASE("positives with --padding: each box grows by the padding, then widens or heightens to the window") {
+    ScratchDir dir("padding");
+    const cv::Mat image = write_noise_png(dir.file("photo.png"), 200, 300, 3);
+    // Padding 0.3 on each side makes each box 1.6 times as wide and high, then the narrower side grows about
+    // the box's centre to the window's 1:2. Both boxes come out 64x128, so the crops need no resizing.
+    // A narrow box, 32x80 at (50, 60), centre (66, 100): 51.2x128, widened to 64x128 at (34, 36).
+    // A wide box at the top edge, 40x20 at (120, 10), centre (140, 20): 64x32, heightened to 64x128 at
+    // (108, -44): its first 44 rows repeat the image's top row.
+    const std::vector<Rect> boxes = {{50, 60, 32, 80}, {120, 10, 40, 20}};
+    const cv::Mat narrow = image(cv::Rect(34, 36, 64, 128));
+    cv::Mat wide;
+    cv::vconcat(cv::repeat(image(cv::Rect(108, 0, 64, 1)), 44, 1), image(cv::Rect(108, 0, 64, 84)), wide);
+    for (const std::string& source : write_box_annotations(dir, boxes)) {
+        CAPTURE(source);
+        const std::vector<PositiveSample> samples =
+            load_positives(find_positives(dir.file(source)), CropParams{{64, 128}, -1, 0.3, false}, 1);
+        REQUIRE(samples.size() == 2);
+        REQUIRE(samples[0].window.size() == Size{64, 128});
+        REQUIRE(samples[1].window.size() == Size{64, 128});
+        CHECK(cv::norm(as_mat(samples[0].window), narrow, cv::NORM_INF) == 0);
+        CHECK(cv::norm(as_mat(samples[1].window), wide, cv::NORM_INF) == 0);
+    }
+}
+
+TEST_CASE("crops: the window-sized centre, and the group is the photo (trailing letters dropped)") {
     ScratchDir dir("crops");
     const cv::Mat image = write_noise_png(dir.file("crop001001b.png"), 96, 160, 2);
     const std::vector<PositiveSource> found = find_positives(dir.path());
     REQUIRE(found.size() == 1);
     CHECK(found[0].group == "crop001001");
     const GrayImage w = load_positives(found, CropParams{{64, 128}, -1, 0.0, false}, 1)[0].window;
-    CHECK(cv::norm(cv::Mat(128, 64, CV_8UC1, const_cast<std::uint8_t*>(w.pixels.data())),
-                   image(cv::Rect(16, 16, 64, 128)), cv::NORM_INF) == 0);
+    CHECK(cv::norm(as_mat(w), image(cv::Rect(16, 16, 64, 128)), cv::NORM_INF) == 0);
 }
 
 // The message of the InputError that `f` throws, or "" when it throws none.
