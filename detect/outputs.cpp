@@ -72,7 +72,10 @@ std::string format_json(const Report& report, const Options& options) {
         out << ",\n  \"gpu\": {\"pyramid\": " << json_string(options.gpu.pyramid)
             << ", \"compaction\": " << json_string(options.gpu.compaction) << "}";
     out << ",\n  \"model_window\": " << json_size(report.model_window)
-        << ",\n  \"parameters\": " << json_parameters(options) << ",\n  \"detections\": [";
+        << ",\n  \"parameters\": " << json_parameters(options) << ",\n  \"files\": [";
+    for (std::size_t i = 0; i < report.files.size(); ++i)
+        out << (i ? ",\n    " : "\n    ") << json_string(report.files[i]);
+    out << (report.files.empty() ? "]" : "\n  ]") << ",\n  \"detections\": [";
     for (std::size_t i = 0; i < report.records.size(); ++i) {
         const Record& r = report.records[i];
         const Rect& box = r.detection.rect;

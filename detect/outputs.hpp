@@ -1,9 +1,11 @@
 // The detections of a run as JSON or CSV, written to stdout or to a file (through a temporary renamed into
 // place, so a failed write leaves nothing).
 //
-// JSON: {"model", "backend", "model_window", "parameters": {...}, "detections": [{"file", "frame", "x", "y",
-// "w", "h", "score"}...], "frames", "seconds"}. CSV: header "file,frame,x,y,w,h,score", one row per detection
-// (RFC 4180 quoting of the file name). Scores are written with 9 significant digits (they read back exactly).
+// JSON: {"model", "backend", "model_window", "parameters": {...}, "files": [every input read, in order],
+// "detections": [{"file", "frame", "x", "y", "w", "h", "score"}...], "frames", "seconds"}; "files" tells an
+// image without detections from one the run did not read (cascade-eval image --detections relies on it).
+// CSV: header "file,frame,x,y,w,h,score", one row per detection (RFC 4180 quoting of the file name).
+// Scores are written with 9 significant digits (they read back exactly).
 #pragma once
 
 #include <string>
@@ -23,6 +25,7 @@ struct Record {
 struct Report {
     std::string model;  // the model's source (file name or "embedded:<name>")
     Size model_window;
+    std::vector<std::string> files;  // every input read, in order (a video once)
     std::vector<Record> records;
     long frames = 0;
     double seconds = 0.0;

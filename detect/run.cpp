@@ -62,6 +62,7 @@ void run(const Options& options) {
         check_frame_size(frame, detector.window());
         const std::vector<Detection> detections = detector.detect(frame.gray);
         annotator.add(frame, detections);
+        if (frame.index == 0) report.files.push_back(frame.file);  // an image, or a video's first frame
         for (const Detection& d : detections) report.records.push_back({frame.file, frame.index, d});
         progress.advance(++report.frames);
     }

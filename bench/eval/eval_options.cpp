@@ -2,6 +2,7 @@
 
 #include <boost/program_options.hpp>
 #include <filesystem>
+#include <utility>
 
 #include "detect/usage_error.hpp"
 #include "detect/values.hpp"
@@ -24,7 +25,8 @@ Measures boosted-cascade detectors (the project's XML, OpenCV's LBP cascade XML,
              person-free images; miss rate against false positives per window (DET), at 1e-4 and 1e-5 FPPW
   image      per-image protocol: detections on annotated images matched to the boxes (IoU >= 0.5, one match
              per box, greedy by score); miss rate against false positives per image, log-average miss rate
-             over 1e-2..1 FPPI (Dollar et al.)
+             over 1e-2..1 FPPI (Dollar et al.); of a model scanned here, or of cascade-detect runs
+             (--detections RUN.json, CPU or GPU backend)
   composite  writes a composite annotated test set (held-out crops pasted into held-out person-free photos,
              INRIA annotation files) for `image` when no annotated photographs are at hand
   compare    draws the curves of several result files on one plot
@@ -41,11 +43,14 @@ Examples:
       --neg ../shared/data/negatives_web --holdout 0.2 --seed 1 --output composite/
   cascade-eval image --model models/pedestrian_hog.xml --annotations composite/annotations.lst \
       --json fppi.json --plot fppi.png
+  cascade-detect --backend gpu --output gpu.json composite/images    (likewise --backend cpu: cpu.json)
+  cascade-eval image --detections cpu.json --label CPU --detections gpu.json --label GPU \
+      --annotations composite/annotations.lst --json runs.json --plot runs.png
   cascade-eval compare det.json other_det.json --plot both.png
 )";
 
 struct Raw {
-    std::vector<std::string> models, labels, positives, negatives, annotations, results;
+    std::vector<std::string> models, labels, detections, positives, negatives, annotations, results;
     std::string holdout, seed, stride, scale_factor, first_scale, threads, group, nms_iou, min_neighbors, min_iou,
         json, plot, swept_stages, images, max_people, min_scale, max_scale, output;
 };
@@ -54,7 +59,7 @@ void add_models(po::options_description& o, Raw& raw) {
     o.add_options()
         ("model,m", po::value(&raw.models)->value_name("FILE"), "a model to measure; repeat for several curves")
         ("label", po::value(&raw.labels)->value_name("TEXT"),
-         "the name of each --model in the JSON and the plot, in the same order (default: the file's stem)");
+         "the name of each curve in the JSON and the plot, in the order of the files (default: the file's stem)");
 }
 
 void add_outputs(po::options_description& o, Raw& raw) {
@@ -109,14 +114,34 @@ std::string required_one(const std::string& value, const char* option) {
     return value;
 }
 
-ModelChoice models_of(const Raw& raw) {
-    if (raw.models.empty()) throw UsageError("--model", "at least one model is required");
-    if (!raw.labels.empty() && raw.labels.size() != raw.models.size())
-        throw UsageError("--label", "give one per --model (" + std::to_string(raw.models.size()) + "), or none");
-    ModelChoice m{raw.models, raw.labels};
+Labelled labelled_of(const std::vector<std::string>& files, const std::vector<std::string>& labels,
+                     const std::string& option) {
+    if (!labels.empty() && labels.size() != files.size())
+        throw UsageError("--label", "give one per " + option + " (" + std::to_string(files.size()) + "), or none");
+    Labelled m{files, labels};
     if (m.labels.empty())
-        for (const std::string& path : raw.models) m.labels.push_back(fs::path(path).stem().string());
+        for (const std::string& path : files) m.labels.push_back(fs::path(path).stem().string());
     return m;
+}
+
+Labelled models_of(const Raw& raw) {
+    if (raw.models.empty()) throw UsageError("--model", "at least one model is required");
+    return labelled_of(raw.models, raw.labels, "--model");
+}
+
+// --detections instead of --model: the runs were scanned and grouped by cascade-detect, so the options that
+// say how to scan and group are refused rather than ignored.
+Labelled detections_of(const Raw& raw) {
+    if (!raw.models.empty())
+        throw UsageError("--detections", "cannot be combined with --model (measure each, then draw both with compare)");
+    const std::pair<const char*, const std::string*> scan_options[] = {
+        {"--stride", &raw.stride},   {"--scale-factor", &raw.scale_factor}, {"--first-scale", &raw.first_scale},
+        {"--threads", &raw.threads}, {"--group", &raw.group},               {"--nms-iou", &raw.nms_iou},
+        {"--min-neighbors", &raw.min_neighbors}, {"--swept-stages", &raw.swept_stages}};
+    for (const auto& [option, value] : scan_options)
+        if (!value->empty())
+            throw UsageError(option, "applies to --model only (cascade-detect scanned and grouped the --detections)");
+    return labelled_of(raw.detections, raw.labels, "--detections");
 }
 
 void check_writable(const char* option, const std::string& path) {
@@ -210,6 +235,11 @@ std::optional<Command> image_command(const std::vector<std::string>& args, std::
     po::options_description o = base("Options of cascade-eval image");
     add_models(o, raw);
     o.add_options()
+        ("detections", po::value(&raw.detections)->value_name("RUN.json"),
+         "instead of --model: the detections of a cascade-detect run (its --output JSON, CPU or GPU backend), "
+         "scored as they are, their score swept; repeatable. Its images are matched to the annotated ones by "
+         "path (absolute, normalised), then by file name where that is unique; every annotated image must be "
+         "among them (others are left out). The scan and grouping options are --model's only")
         ("annotations", po::value(&raw.annotations)->value_name("SRC"),
          "annotated images: an INRIA annotation file, a folder or list file of them (annotations.lst), a dlib "
          "imglab XML or an opencv_createsamples info file; repeatable");
@@ -230,10 +260,16 @@ std::optional<Command> image_command(const std::vector<std::string>& args, std::
          "windows reaching the last K stages are kept, ranked by depth then stage sum, and the threshold is swept "
          "over them: 1 sweeps the final score; larger K reaches higher FPPI (default: 1)");
     add_outputs(o, raw);
-    if (!parse(args, o, "Usage: cascade-eval image --model FILE --annotations SRC [options]", help_out))
-        return std::nullopt;
+    const char* synopsis =
+        "Usage: cascade-eval image (--model FILE | --detections RUN.json) --annotations SRC [options]";
+    if (!parse(args, o, synopsis, help_out)) return std::nullopt;
     ImageCommand c;
-    c.models = models_of(raw);
+    if (raw.detections.empty() && raw.models.empty())
+        throw UsageError("--model", "give at least one --model, or --detections RUN.json");
+    if (raw.detections.empty())
+        c.models = models_of(raw);
+    else
+        c.detections = detections_of(raw);
     if (raw.annotations.empty()) throw UsageError("--annotations", "is required");
     c.annotations = raw.annotations;
     c.params.scan = scan_of(raw, 4, 1.1);

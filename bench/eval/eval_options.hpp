@@ -15,9 +15,10 @@
 
 namespace cascade::eval {
 
-struct ModelChoice {
-    std::vector<std::string> models;
-    std::vector<std::string> labels;  // one per model (the file's stem when not given)
+// Files measured side by side (models, or cascade-detect runs), each with the label of its curve.
+struct Labelled {
+    std::vector<std::string> files;
+    std::vector<std::string> labels;  // one per file (the file's stem when not given)
 };
 
 struct Outputs {
@@ -26,7 +27,7 @@ struct Outputs {
 };
 
 struct WindowCommand {
-    ModelChoice models;
+    Labelled models;
     std::vector<std::string> positives, negatives;
     double holdout = 0.0;
     std::uint64_t seed = 1;
@@ -34,8 +35,11 @@ struct WindowCommand {
     Outputs outputs;
 };
 
+// Either models (--model: scanned here) or cascade-detect runs (--detections RUN.json: scored as they are,
+// only params.min_iou applies), never both.
 struct ImageCommand {
-    ModelChoice models;
+    Labelled models;
+    Labelled detections;
     std::vector<std::string> annotations;
     ImageProtocolParams params;
     Outputs outputs;

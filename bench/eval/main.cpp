@@ -8,6 +8,7 @@
 #include <string>
 
 #include "bench/eval/curve_plot.hpp"
+#include "bench/eval/detection_run.hpp"
 #include "bench/eval/eval_options.hpp"
 #include "common/error.hpp"
 #include "common/model_io.hpp"
@@ -66,9 +67,9 @@ void print_summary(const EvalResult& result, std::ostream& out) {
 }
 
 // All models first, so that a bad one stops the run before any long measurement.
-std::vector<Model> load_models(const ModelChoice& choice) {
+std::vector<Model> load_models(const Labelled& choice) {
     std::vector<Model> models;
-    for (const std::string& path : choice.models) models.push_back(load_model(path));
+    for (const std::string& path : choice.files) models.push_back(load_model(path));
     return models;
 }
 
@@ -92,7 +93,7 @@ void run(const WindowCommand& c) {
     for (std::size_t i = 0; i < models.size(); ++i) {
         ModelResult r = window_protocol(models[i], set, c.scan);
         r.label = c.models.labels[i];
-        r.model = c.models.models[i];
+        r.model = c.models.files[i];
         r.settings.insert(r.settings.end(), {{"pos", joined(c.positives)},
                                              {"neg", joined(c.negatives)},
                                              {"holdout", real_text(c.holdout)},
@@ -117,20 +118,52 @@ const char* grouping_text(Grouping g) {
     return "?";
 }
 
-void run(const ImageCommand& c) {
-    const std::vector<Model> models = load_models(c.models);
+std::vector<train::AnnotatedImage> read_all_annotations(const std::vector<std::string>& sources) {
     std::vector<train::AnnotatedImage> images;
-    for (const std::string& source : c.annotations) {
+    for (const std::string& source : sources) {
         const std::vector<train::AnnotatedImage> found = train::read_annotations(source);
         images.insert(images.end(), found.begin(), found.end());
     }
+    return images;
+}
+
+// cascade-detect runs scored as they are: the same matching and sweep as for a model.
+void run_detections(const ImageCommand& c) {
+    std::vector<DetectionRun> runs;  // all read and matched first: a bad one stops the run before any output
+    for (const std::string& path : c.detections.files) runs.push_back(read_detection_run(path));
+    const std::vector<train::AnnotatedImage> images = read_all_annotations(c.annotations);
+    std::vector<RunOnImages> matched;
+    for (const DetectionRun& run : runs) matched.push_back(detections_on(run, images));
+    std::cerr << "image protocol: " << images.size() << " annotated images, the detections of " << runs.size()
+              << " cascade-detect run(s), match at IoU >= " << real_text(c.params.min_iou) << "\n";
+    EvalResult result{Protocol::image, {}};
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        std::cerr << runs[i].path << ": " << images.size() << " annotated images among its " << runs[i].files.size()
+                  << " files (" << matched[i].by_name << " matched by file name only, " << matched[i].left_out
+                  << " not annotated, left out)\n";
+        ModelResult r = image_protocol(matched[i].detections, images, c.params.min_iou);
+        r.label = c.detections.labels[i];
+        r.model = runs[i].model;
+        r.settings.emplace_back("detections", runs[i].path);
+        r.settings.insert(r.settings.end(), runs[i].settings.begin(), runs[i].settings.end());
+        r.settings.insert(r.settings.end(),
+                          {{"annotations", joined(c.annotations)}, {"min_iou", real_text(c.params.min_iou)}});
+        result.models.push_back(std::move(r));
+    }
+    write_outputs(result, c.outputs);
+}
+
+void run(const ImageCommand& c) {
+    if (!c.detections.files.empty()) return run_detections(c);
+    const std::vector<Model> models = load_models(c.models);
+    const std::vector<train::AnnotatedImage> images = read_all_annotations(c.annotations);
     std::cerr << "image protocol: " << images.size() << " annotated images, " << scan_text(c.params.scan) << ", group "
               << grouping_text(c.params.grouping.method) << ", match at IoU >= " << real_text(c.params.min_iou) << "\n";
     EvalResult result{Protocol::image, {}};
     for (std::size_t i = 0; i < models.size(); ++i) {
         ModelResult r = image_protocol(models[i], images, c.params);
         r.label = c.models.labels[i];
-        r.model = c.models.models[i];
+        r.model = c.models.files[i];
         r.settings.insert(r.settings.end(), {{"annotations", joined(c.annotations)},
                                              {"group", grouping_text(c.params.grouping.method)},
                                              {"nms_iou", real_text(c.params.grouping.nms_iou)},

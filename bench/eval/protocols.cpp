@@ -57,36 +57,63 @@ ModelResult window_protocol(const Model& model, const TestSet& set, const ScanPa
     return r;
 }
 
+namespace {
+
+// Matches the detections on each image (`detections_of(i)`) to its boxes and sweeps their score into r.
+template <class DetectionsOf>
+void score_images(const std::vector<train::AnnotatedImage>& images, double min_iou, DetectionsOf&& detections_of,
+                  ModelResult& r) {
+    r.images = static_cast<int>(images.size());
+    r.units = r.images;
+    std::vector<double> hits;
+    std::vector<ScoreCount> alarms;
+    for (int i = 0; i < r.images; ++i) {
+        const ImageMatches m = match_detections(detections_of(i), images[static_cast<std::size_t>(i)].boxes, min_iou);
+        r.positives += m.ground_truth;
+        hits.insert(hits.end(), m.hit_scores.begin(), m.hit_scores.end());
+        for (const double score : m.false_alarm_scores) alarms.push_back({score, 1.0});
+    }
+    if (r.positives == 0) throw InputError("--annotations", "the annotated images hold no box to find");
+    summarise(Protocol::image, std::move(hits), std::move(alarms), r);
+}
+
+}  // namespace
+
 ModelResult image_protocol(const Model& model, const std::vector<train::AnnotatedImage>& images,
                            const ImageProtocolParams& params) {
     const Size window = window_of(model);
     const double span = depth_span(model);
-    const int min_depth = std::max(0, stage_count(model) - params.swept_stages);
-    // Scores relative to the lowest depth kept stay small enough for Detection's float.
-    const double offset = min_depth * span;
+    const int depth = stage_count(model);
+    const int min_depth = std::max(0, depth - params.swept_stages);
+    // Scores relative to the full depth fit Detection's float: a window the cascade accepts scores its final
+    // sum, as the detector reports it (the same float: --detections of a cascade-detect run sweep the same
+    // thresholds), those rejected earlier less than -span / 2.
+    const double offset = depth * span;
     ModelResult r;
-    r.images = static_cast<int>(images.size());
-    r.units = r.images;
     r.settings.emplace_back("depth_span", std::to_string(span));
     r.settings.emplace_back("score_offset", std::to_string(offset));
-    std::vector<double> hits;
-    std::vector<ScoreCount> alarms;
-    train::Progress progress("images", r.images);
-    for (int i = 0; i < r.images; ++i) {
-        const train::AnnotatedImage& annotated = images[static_cast<std::size_t>(i)];
-        const GrayImage image = train::read_gray(annotated.path);
-        std::vector<Detection> raw;
-        for (const ScoredWindow& w : scan_depth_scores(model, image.view(), params.scan, span, min_depth))
-            raw.push_back({w.rect, static_cast<float>(w.score - offset)});
-        const ImageMatches m = match_detections(group_and_clip(raw, params.grouping, image.size(), window),
-                                                annotated.boxes, params.min_iou);
-        r.positives += m.ground_truth;
-        hits.insert(hits.end(), m.hit_scores.begin(), m.hit_scores.end());
-        for (const double score : m.false_alarm_scores) alarms.push_back({score, 1.0});
-        progress.update(i + 1);
-    }
-    if (r.positives == 0) throw InputError("--annotations", "the annotated images hold no box to find");
-    summarise(Protocol::image, std::move(hits), std::move(alarms), r);
+    train::Progress progress("images", static_cast<int>(images.size()));
+    score_images(
+        images, params.min_iou,
+        [&](int i) {
+            const GrayImage image = train::read_gray(images[static_cast<std::size_t>(i)].path);
+            std::vector<Detection> raw;
+            for (const ScoredWindow& w : scan_depth_scores(model, image.view(), params.scan, span, min_depth))
+                raw.push_back({w.rect, static_cast<float>(w.score - offset)});
+            progress.update(i + 1);
+            return group_and_clip(raw, params.grouping, image.size(), window);
+        },
+        r);
+    return r;
+}
+
+ModelResult image_protocol(const std::vector<std::vector<Detection>>& detections,
+                           const std::vector<train::AnnotatedImage>& images, double min_iou) {
+    ModelResult r;
+    const auto on_image = [&](int i) -> const std::vector<Detection>& {
+        return detections[static_cast<std::size_t>(i)];
+    };
+    score_images(images, min_iou, on_image, r);
     return r;
 }
 

@@ -6,10 +6,13 @@
 // miss rate against false positives per window (DET), summarised at 1e-4 and 1e-5 FPPW.
 //
 // Per image (Dollar et al., PAMI 2012): the windows of a fixed-stride scan of each annotated image that reach
-// the last `swept_stages` stages, scored by depth score (model_scan.hpp), are grouped and matched to the
-// boxes (box_matching.hpp, IoU >= min_iou); a threshold on the grouped score is swept: miss rate against
-// false positives per image, with the log-average miss rate over 1e-2 .. 1 FPPI. swept_stages 1 sweeps the
-// final score; more reach further (more detections, higher FPPI) through the cut cascades.
+// the last `swept_stages` stages, scored by depth score (model_scan.hpp) less the full depth's (a window the
+// cascade accepts scores its final sum, as cascade-detect reports it; one cut earlier, less than -span / 2),
+// are grouped and matched to the boxes (box_matching.hpp, IoU >= min_iou); a threshold on the grouped score
+// is swept: miss rate against false positives per image, with the log-average miss rate over 1e-2 .. 1
+// FPPI. swept_stages 1 sweeps the final score; more reach further (more detections, higher FPPI) through the
+// cut cascades. The same matching and sweep also score the detections of a cascade-detect run (CPU or GPU)
+// as they are.
 #pragma once
 
 #include <string>
@@ -17,6 +20,7 @@
 
 #include "bench/eval/eval_result.hpp"
 #include "bench/eval/test_sets.hpp"
+#include "common/detection.hpp"
 #include "common/model.hpp"
 #include "common/postprocess.hpp"
 #include "common/scan.hpp"
@@ -38,5 +42,11 @@ struct ImageProtocolParams {
 // Requires swept_stages >= 1. Throws InputError for an unreadable image or when no image has a box.
 ModelResult image_protocol(const Model& model, const std::vector<train::AnnotatedImage>& images,
                            const ImageProtocolParams& params);
+
+// The per-image protocol over detections made elsewhere (a cascade-detect run, detection_run.hpp):
+// detections[i] are those on images[i], matched the same way, their own score swept. Reads no image.
+// Requires detections.size() == images.size(). Throws InputError when no image has a box.
+ModelResult image_protocol(const std::vector<std::vector<Detection>>& detections,
+                           const std::vector<train::AnnotatedImage>& images, double min_iou);
 
 }  // namespace cascade::eval

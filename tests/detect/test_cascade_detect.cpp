@@ -7,180 +7,30 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cctype>
 #include <cstdlib>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <map>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 #include <opencv2/objdetect.hpp>
 #include <opencv2/videoio.hpp>
 #include <set>
 #include <sstream>
-#include <stdexcept>
 #include <string>
 #include <tuple>
 #include <utility>
 #include <vector>
 
+#include "common/json.hpp"
 #include "tests/support/test_data.hpp"
 
 namespace fs = std::filesystem;
+using cascade::Json;
 
 namespace {
 
 const std::string kFaceModel = "/usr/share/opencv4/lbpcascades/lbpcascade_frontalface.xml";
 const std::string kSamples = "/usr/share/doc/opencv-doc/examples/data/";
-
-// ---- A small strict JSON reader: enough to check that the tool's output is valid JSON and to read it. ----
-
-struct Json {
-    enum class Kind { null, boolean, number, string, array, object };
-    Kind kind = Kind::null;
-    bool boolean = false;
-    double number = 0.0;
-    std::string text;
-    std::vector<Json> items;
-    std::vector<std::pair<std::string, Json>> fields;
-
-    const Json* find(const std::string& key) const {
-        for (const auto& [name, value] : fields)
-            if (name == key) return &value;
-        return nullptr;
-    }
-    const Json& at(const std::string& key) const {
-        const Json* value = find(key);
-        if (!value) throw std::runtime_error("JSON: no key '" + key + "'");
-        return *value;
-    }
-    int integer() const { return static_cast<int>(number); }
-};
-
-class JsonReader {
-public:
-    explicit JsonReader(std::string text) : s_(std::move(text)) {}
-    Json document() {
-        Json value = parse_value();
-        skip();
-        if (pos_ != s_.size()) fail("trailing text");
-        return value;
-    }
-
-private:
-    [[noreturn]] void fail(const std::string& what) const {
-        throw std::runtime_error("JSON: " + what + " at offset " + std::to_string(pos_));
-    }
-    void skip() {
-        while (pos_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[pos_]))) ++pos_;
-    }
-    bool accept(char c) {
-        skip();
-        if (pos_ < s_.size() && s_[pos_] == c) {
-            ++pos_;
-            return true;
-        }
-        return false;
-    }
-    void expect(char c) {
-        if (!accept(c)) fail(std::string("expected '") + c + "'");
-    }
-    bool word(const char* w) {
-        const std::size_t n = std::strlen(w);
-        if (s_.compare(pos_, n, w) != 0) return false;
-        pos_ += n;
-        return true;
-    }
-    std::string parse_string() {
-        expect('"');
-        std::string out;
-        for (;;) {
-            if (pos_ >= s_.size()) fail("unterminated string");
-            const char c = s_[pos_++];
-            if (c == '"') return out;
-            if (static_cast<unsigned char>(c) < 0x20) fail("control character in string");
-            if (c != '\\') {
-                out += c;
-                continue;
-            }
-            if (pos_ >= s_.size()) fail("unterminated escape");
-            const char e = s_[pos_++];
-            switch (e) {
-                case '"': case '\\': case '/': out += e; break;
-                case 'b': out += '\b'; break;
-                case 'f': out += '\f'; break;
-                case 'n': out += '\n'; break;
-                case 'r': out += '\r'; break;
-                case 't': out += '\t'; break;
-                case 'u': {
-                    if (pos_ + 4 > s_.size()) fail("short \\u escape");
-                    const long code = std::strtol(s_.substr(pos_, 4).c_str(), nullptr, 16);
-                    pos_ += 4;
-                    out += code < 0x80 ? static_cast<char>(code) : '?';
-                    break;
-                }
-                default: fail("bad escape");
-            }
-        }
-    }
-    Json parse_value() {
-        skip();
-        if (pos_ >= s_.size()) fail("unexpected end");
-        Json v;
-        const char c = s_[pos_];
-        if (c == '{') {
-            ++pos_;
-            v.kind = Json::Kind::object;
-            if (accept('}')) return v;
-            do {
-                skip();
-                std::string key = parse_string();
-                expect(':');
-                v.fields.emplace_back(std::move(key), parse_value());
-            } while (accept(','));
-            expect('}');
-        } else if (c == '[') {
-            ++pos_;
-            v.kind = Json::Kind::array;
-            if (accept(']')) return v;
-            do v.items.push_back(parse_value());
-            while (accept(','));
-            expect(']');
-        } else if (c == '"') {
-            v.kind = Json::Kind::string;
-            v.text = parse_string();
-        } else if (word("null")) {
-        } else if (word("true") || word("false")) {
-            v.kind = Json::Kind::boolean;
-            v.boolean = s_[pos_ - 1] == 'e' && s_[pos_ - 2] == 'u';
-        } else {
-            const std::size_t start = pos_;
-            if (s_[pos_] == '-') ++pos_;
-            const auto digits = [&] {
-                const std::size_t from = pos_;
-                while (pos_ < s_.size() && std::isdigit(static_cast<unsigned char>(s_[pos_]))) ++pos_;
-                if (pos_ == from) fail("bad number");
-            };
-            digits();
-            if (pos_ < s_.size() && s_[pos_] == '.') {
-                ++pos_;
-                digits();
-            }
-            if (pos_ < s_.size() && (s_[pos_] == 'e' || s_[pos_] == 'E')) {
-                ++pos_;
-                if (pos_ < s_.size() && (s_[pos_] == '+' || s_[pos_] == '-')) ++pos_;
-                digits();
-            }
-            v.kind = Json::Kind::number;
-            v.number = std::strtod(s_.substr(start, pos_ - start).c_str(), nullptr);
-        }
-        return v;
-    }
-
-    std::string s_;
-    std::size_t pos_ = 0;
-};
 
 // ---- Running the tool ----
 
@@ -191,7 +41,7 @@ std::string read_text(const fs::path& path) {
     return out.str();
 }
 
-Json read_json(const std::string& text) { return JsonReader(text).document(); }
+Json read_json(const std::string& text) { return cascade::parse_json(text); }
 
 std::string shell_quote(const std::string& s) {
     std::string out = "'";
@@ -274,6 +124,13 @@ std::vector<Box> boxes_of(const Json& report) {
     return out;
 }
 
+// The report's "files": every input the run read, in order.
+std::vector<std::string> files_of(const Json& report) {
+    std::vector<std::string> out;
+    for (const Json& f : report.at("files").items) out.push_back(f.text);
+    return out;
+}
+
 // Checks the one-line error contract: exit code, a single stderr line that names `subject`, nothing on stdout.
 void check_error(const Result& r, int code, const std::string& subject) {
     INFO("stderr: " << r.err);
@@ -322,6 +179,7 @@ TEST_CASE("cascade-detect finds faces in messi5.jpg, as valid JSON, inside the i
     CHECK(parameters.at("min_neighbors").integer() == 3);
     CHECK(parameters.at("group").text == "opencv");
     CHECK(report.at("frames").integer() == 1);
+    CHECK(files_of(report) == std::vector<std::string>{image});
     CHECK(report.at("seconds").number >= 0.0);
     const std::vector<Box> boxes = boxes_of(report);
     CHECK(boxes.size() >= 1);
@@ -410,6 +268,7 @@ TEST_CASE("cascade-detect on a folder reads its images in name order, skipping o
         if (files.empty() || files.back() != b.file) files.push_back(b.file);
     CHECK(files == std::vector<std::string>{(photos / "a.jpg").string(), (photos / "b.JPG").string(),
                                             (photos / "c.jpg").string()});
+    CHECK(files_of(report) == files);
     CHECK(files_under(dir.path / "annotated") ==
           std::vector<std::string>{dir / "annotated/a.png", dir / "annotated/b.png", dir / "annotated/c.png"});
 }
@@ -460,6 +319,7 @@ TEST_CASE("cascade-detect on a video: --max-frames, --every, per-frame PNGs and 
     CHECK(r.err_lines.size() == 1);  // no bar when stderr is not a terminal; the summary
     const Json report = read_json(read_text(dir / "v.json"));
     CHECK(report.at("frames").integer() == 5);
+    CHECK(files_of(report) == std::vector<std::string>{video});  // once, not once per frame
     for (const Box& b : boxes_of(report)) {
         CHECK(b.file == video);
         CHECK(b.frame >= 0);

@@ -3,10 +3,7 @@
 // detector's own decisions and counts, and that a composite set reads back and measures.
 #include <doctest/doctest.h>
 
-#include <algorithm>
-#include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <string>
 #include <vector>
 
@@ -21,9 +18,11 @@
 
 namespace fs = std::filesystem;
 using namespace cascade;
+using cascade::test::list_of_first;
 using cascade::test::run_tool;
 using cascade::test::TempDir;
 using cascade::test::ToolResult;
+using cascade::test::write_text;
 
 namespace {
 
@@ -32,27 +31,8 @@ const std::string kLbpModel = std::string(CASCADE_SOURCE_DIR) + "/models/pedestr
 
 ToolResult run_eval(const std::vector<std::string>& args) { return run_tool(CASCADE_EVAL_EXE, args); }
 
-void write_text(const std::string& path, const std::string& text) { std::ofstream(path, std::ios::binary) << text; }
-
-// The one-line error contract: exit code, a single stderr line naming `subject`, nothing on stdout.
 void check_error(const ToolResult& r, int code, const std::string& subject) {
-    INFO("stderr: " << r.err);
-    CHECK(r.code == code);
-    REQUIRE(r.err_lines.size() == 1);
-    CHECK(r.err_lines[0].rfind("cascade-eval: error: ", 0) == 0);
-    CHECK(r.err_lines[0].find(subject) != std::string::npos);
-    CHECK(r.out.empty());
-}
-
-// The first `n` files of a folder, as a list file in `dir`.
-std::string list_of_first(const std::string& folder, int n, const TempDir& dir, const std::string& name) {
-    std::vector<std::string> files;
-    for (const auto& e : fs::directory_iterator(folder)) files.push_back(e.path().string());
-    std::sort(files.begin(), files.end());
-    std::string text;
-    for (int i = 0; i < n && i < static_cast<int>(files.size()); ++i) text += files[static_cast<std::size_t>(i)] + "\n";
-    write_text(dir / name, text);
-    return dir / name;
+    cascade::test::check_error(r, code, "cascade-eval", subject);
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
 #include "tests/support/tool_run.hpp"
 
+#include <doctest/doctest.h>
+
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -39,6 +41,27 @@ std::string read_text(const fs::path& path) {
     std::ostringstream out;
     out << in.rdbuf();
     return out.str();
+}
+
+void write_text(const std::string& path, const std::string& text) { std::ofstream(path, std::ios::binary) << text; }
+
+void check_error(const ToolResult& r, int code, const std::string& tool, const std::string& subject) {
+    INFO("stderr: " << r.err);
+    CHECK(r.code == code);
+    REQUIRE(r.err_lines.size() == 1);
+    CHECK(r.err_lines[0].rfind(tool + ": error: ", 0) == 0);
+    CHECK(r.err_lines[0].find(subject) != std::string::npos);
+    CHECK(r.out.empty());
+}
+
+std::string list_of_first(const std::string& folder, int n, const TempDir& dir, const std::string& name) {
+    std::vector<std::string> files;
+    for (const auto& e : fs::directory_iterator(folder)) files.push_back(e.path().string());
+    std::sort(files.begin(), files.end());
+    std::string text;
+    for (int i = 0; i < n && i < static_cast<int>(files.size()); ++i) text += files[static_cast<std::size_t>(i)] + "\n";
+    write_text(dir / name, text);
+    return dir / name;
 }
 
 ToolResult run_tool(const std::string& exe, const std::vector<std::string>& args) {

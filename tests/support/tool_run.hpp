@@ -1,4 +1,5 @@
-// Running a built tool as a subprocess in end-to-end tests, and temporary folders for its outputs.
+// Running a built tool as a subprocess in end-to-end tests: temporary folders and files for its inputs and
+// outputs, and the check of its one-line errors.
 #pragma once
 
 #include <filesystem>
@@ -29,6 +30,14 @@ struct ToolResult {
 ToolResult run_tool(const std::string& exe, const std::vector<std::string>& args);
 
 std::string read_text(const std::filesystem::path& path);
+void write_text(const std::string& path, const std::string& text);
+
+// The tools' one-line error contract, as doctest checks: exit code `code`, a single stderr line starting
+// with "<tool>: error: " that names `subject`, nothing on stdout.
+void check_error(const ToolResult& r, int code, const std::string& tool, const std::string& subject);
+
+// The first `n` files of `folder` (sorted by name) as a list file `name` in `dir`; its path.
+std::string list_of_first(const std::string& folder, int n, const TempDir& dir, const std::string& name);
 
 // Every path under `dir`, sorted (empty when it does not exist).
 std::vector<std::string> files_under(const std::filesystem::path& dir);
