@@ -18,15 +18,25 @@ namespace cascade {
 
 // LBP code from a feature's 4 x 4 corner grid p[row][col]. Bit order and the >= comparison follow OpenCV's
 // LBPEvaluator so that OpenCV's cascades evaluate bit-exactly: clockwise from the top-left cell, top-left =
-// bit 7.
+// bit 7 (set when the cell's sum is >= the centre cell's).
+// How, in few instructions (the GPU's inner loop): cell - centre in wrapping 32-bit arithmetic is the exact
+// difference, since cell sums are far below 2^31, so its sign bit says "below the centre"; the eight sign bits
+// are shifted in one after another (a funnel shift each) and the code is their complement.
 CASCADE_HD int lbp_code_of(const std::uint32_t (&p)[4][4]) {
-    auto cell = [&](int r, int c) {
-        return static_cast<std::int32_t>(p[r][c] - p[r][c + 1] - p[r + 1][c] + p[r + 1][c + 1]);
+    const std::uint32_t centre = p[1][1] - p[1][2] - p[2][1] + p[2][2];
+    std::uint32_t below = 0;
+    auto shift_in = [&](int r, int c) {
+        below = below << 1 | (p[r][c] - p[r][c + 1] - p[r + 1][c] + p[r + 1][c + 1] - centre) >> 31;
     };
-    const std::int32_t centre = cell(1, 1);
-    return (cell(0, 0) >= centre ? 128 : 0) | (cell(0, 1) >= centre ? 64 : 0) | (cell(0, 2) >= centre ? 32 : 0) |
-           (cell(1, 2) >= centre ? 16 : 0) | (cell(2, 2) >= centre ? 8 : 0) | (cell(2, 1) >= centre ? 4 : 0) |
-           (cell(2, 0) >= centre ? 2 : 0) | (cell(1, 0) >= centre ? 1 : 0);
+    shift_in(0, 0);
+    shift_in(0, 1);
+    shift_in(0, 2);
+    shift_in(1, 2);
+    shift_in(2, 2);
+    shift_in(2, 1);
+    shift_in(2, 0);
+    shift_in(1, 0);
+    return static_cast<int>(~below & 255u);
 }
 
 // Where a feature's corners lie in a row-major integral image: corner (r, c) is first + r * row + c * col

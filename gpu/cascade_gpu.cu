@@ -1,6 +1,7 @@
 #include "gpu/cascade_gpu.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -13,16 +14,13 @@
 #include "gpu/level_lookup.cuh"
 #include "gpu/samplers.cuh"
 #include "gpu/skip_rule_gpu.hpp"
+#include "gpu/warp_responses.cuh"
 
 namespace cascade::gpu {
 
 namespace {
 
 constexpr int kThreads = kTileWidth * kTileRows;  // 256: one window position per thread
-constexpr int kSharedItems = kSharedTileRows / kTileRows;
-constexpr int kSharedList = kThreads * kSharedItems;
-// The shared-memory strategy's survivor list (running sums, then tile indices) in dynamic shared memory.
-constexpr int kSharedListBytes = kSharedList * static_cast<int>(sizeof(double) + sizeof(std::uint16_t));
 
 // Dynamic shared memory of every kernel here: integral tiles, and the shared-memory strategy's list.
 extern __shared__ __align__(16) unsigned char dynamic_smem[];
@@ -36,8 +34,10 @@ struct ModelRef {
     Size window;
     SumPolicy policy;
     int num_stages;
+    int num_weaks;
     const float* responses;
     const TileWeak* tile_weaks;  // for windows read from integral tiles
+    const std::uint32_t* stumps;
     int tile_pitch;
 };
 
@@ -55,27 +55,41 @@ __device__ __forceinline__ LbpCascadeView model_view(const ModelRef& m) {
 
 // Response of weak learner i for a window in an integral tile (LbpWindow's, with the corner offsets read from
 // the launch's TileWeak table instead of computed from the feature: one 16-byte load, and per corner one add
-// to the window's address).
+// to the window's address; and a two-valued table read as its stump: the subset word and the two leaves).
+template <bool kStumps>
 struct TileWindow {
     const float* responses;
     const TileWeak* weaks;
+    const std::uint32_t* stumps;
     const std::uint32_t* origin;  // the window's top-left element in the tile
 
     __device__ __forceinline__ float operator()(int i) const {
         const int4 w = __ldg(reinterpret_cast<const int4*>(weaks) + i);
-        return responses[w.w + lbp_code(origin, LbpSteps{w.x, w.y, w.z})];
+        const int code = lbp_code(origin, LbpSteps{w.x, w.y, w.z});
+        if constexpr (!kStumps) return responses[w.w + code];
+        const std::uint32_t* stump = stumps + kStumpWords * w.w;
+        const uint2 leaves = __ldg(reinterpret_cast<const uint2*>(stump + 8));
+        const std::uint32_t subset = __ldg(stump + code / 32);
+        return __uint_as_float(subset >> (code % 32) & 1u ? leaves.y : leaves.x);
     }
 };
 
+// The window functor (response of weak learner i) of the window at (x, y) of `sampler`'s level.
+template <bool kStumps, class Sampler>
+__device__ __forceinline__ auto window_at(const ModelRef& m, const LbpCascadeView& view, const Sampler& sampler, int x,
+                                          int y) {
+    if constexpr (std::is_same_v<Sampler, TileIntegral>)
+        return TileWindow<kStumps>{m.responses, m.tile_weaks, m.stumps, sampler.origin(x, y)};
+    else
+        return LbpWindow<Sampler>{view, sampler, x, y};
+}
+
 // Stages [begin, end) on one window: returns where it stopped (run_stages: the rejecting stage, `end`, or
 // num_stages when a stage accepted it early).
-template <class Sampler>
+template <bool kStumps, class Sampler>
 __device__ __forceinline__ int run_group(const ModelRef& m, const LbpCascadeView& view, const Sampler& sampler, int x,
                                          int y, int begin, int end, double& sum) {
-    if constexpr (std::is_same_v<Sampler, TileIntegral>)
-        return run_stages(view, TileWindow{m.responses, m.tile_weaks, sampler.origin(x, y)}, begin, end, sum);
-    else
-        return run_stages(view, LbpWindow<Sampler>{view, sampler, x, y}, begin, end, sum);
+    return run_stages(view, window_at<kStumps>(m, view, sampler, x, y), begin, end, sum);
 }
 
 // Whether a window that stopped at `reached` goes on after group [.., end): passed or accepted. A window
@@ -85,14 +99,17 @@ __device__ __forceinline__ bool goes_on(int reached, int end, Survivor& s) {
     return reached >= end;
 }
 
-// The sampler a block's windows read: its integral tile in shared memory (kTiled: loaded here, by every
-// thread of the block) or the level's integral image itself.
+// The sampler a block's windows read: its integral tile in shared memory (kTiled: built here by every thread
+// of the block, integrated from level pixels or copied from the level's integral image) or the level's
+// integral image itself.
 template <bool kTiled, class Integrals>
 __device__ __forceinline__ auto block_sampler(const Integrals& integrals, const ModelRef& m, const GpuLevel& l, int gx0,
                                               int gy0, int rows, std::uint32_t* words) {
-    if constexpr (kTiled)
-        return load_tile(integrals.level(l), words, window_region(l, m.window, gx0, gy0, kTileWidth, rows),
-                         m.tile_pitch);
+    const TileRegion region = window_region(l, m.window, gx0, gy0, kTileWidth, rows);
+    if constexpr (std::is_same_v<Integrals, LevelPixels>)
+        return integrate_tile(integrals.level(l), words, region, m.tile_pitch);
+    else if constexpr (kTiled)
+        return load_tile(integrals.level(l), words, region, m.tile_pitch);
     else
         return integrals.level(l);
 }
@@ -108,7 +125,7 @@ struct ListRef {
 };
 
 // The first group [0, end) on every window position of one 32 x 8 tile, one thread each.
-template <class Integrals, class Compactor, bool kTiled>
+template <class Integrals, class Compactor, bool kTiled, bool kStumps>
 __global__ void __launch_bounds__(kThreads)
     first_group_kernel(ModelRef m, LevelsRef lv, Integrals integrals, int end, std::uint8_t* stage0_rejected, ListRef out) {
     __shared__ typename Compactor::TempStorage temp;
@@ -124,7 +141,7 @@ __global__ void __launch_bounds__(kThreads)
     if (gx < l.grid_width && gy < l.grid_height) {
         s = {static_cast<std::uint16_t>(gx * l.step), static_cast<std::uint16_t>(gy * l.step), li, 0.0};
         const LbpCascadeView view = model_view(m);
-        const int reached = run_group(m, view, sampler, s.x, s.y, 0, end, s.sum);
+        const int reached = run_group<kStumps>(m, view, sampler, s.x, s.y, 0, end, s.sum);
         survives = goes_on(reached, end, s);
         if (stage0_rejected) stage0_rejected[l.first_position + gy * l.grid_width + gx] = reached == 0;
     }
@@ -149,7 +166,8 @@ __global__ void __launch_bounds__(kThreads) survivor_kernel(ModelRef m, LevelsRe
                 if (end == m.num_stages) s.level &= ~kAcceptedEarly;
             } else {
                 const auto sampler = integrals.level(lv.levels[s.level]);
-                const int reached = run_group(m, view, sampler, s.x, s.y, begin, end, s.sum);
+                // Survivors read the level's integral image (LbpWindow), never a tile: the response tables.
+                const int reached = run_group<false>(m, view, sampler, s.x, s.y, begin, end, s.sum);
                 survives = goes_on(reached, end, s);
             }
         }
@@ -162,88 +180,139 @@ struct GroupEnds {
     int end[kMaxGroups];
 };
 
-// The shared-memory strategy: one block takes a 32 x 32 tile of positions through every group; between groups
-// its survivors (tile index + running sum) are compacted in place in one shared-memory list (one list, not two:
-// the shared memory it leaves goes to L1, which the response tables live in; 5% faster at 1080p). A tile
-// index with kAcceptedIndex set is a window accepted early, passed on unevaluated.
+// The shared-memory strategy: one block of kSharedThreads takes a 32 x 32 tile of positions through every group.
+// Between groups its survivors (tile index, and the running sum where the model carries one from stage to
+// stage) are compacted in place in one shared-memory list, a warp at a time (ballot: one shared atomic per warp;
+// positions stay in order within a warp, which keeps a warp's windows in few rows of the tile). One list, not
+// two: two lists, each warp on its own chunks with one barrier per group, took 4% longer (less L1 is left for
+// the response tables). A tile index
+// with kAcceptedIndex set is a window accepted early, passed on unevaluated. Accepted windows go straight to
+// the output list (one global atomic per warp).
+// Once a group leaves at most `warp_tail` survivors, the rest of the cascade runs one warp per survivor
+// (WarpResponses) instead of one thread: a handful of windows would otherwise take their remaining weak
+// learners one after another in a thread or two while the block's other warps wait at its barriers.
+// Four warps per tile, not eight: fewer warps idle at each barrier, and more blocks share a multiprocessor
+// (docs/benchmarks.md has the measurements).
+constexpr int kSharedThreads = 128;
+constexpr int kSharedWarps = kSharedThreads / 32;
+constexpr int kSharedList = kSharedTileRows * kTileWidth;
 constexpr std::uint16_t kAcceptedIndex = 0x8000;
-static_assert(kSharedTileRows * kTileWidth <= kAcceptedIndex, "tile indices leave the top bit free");
+static_assert(kSharedList <= kAcceptedIndex, "tile indices leave the top bit free");
 
-template <class Integrals, bool kTiled>
-__global__ void __launch_bounds__(kThreads) shared_lists_kernel(ModelRef m, LevelsRef lv, Integrals integrals,
-                                                                GroupEnds groups, std::uint8_t* stage0_rejected,
-                                                                Survivor* accepted, int* counts) {
-    double* sums = reinterpret_cast<double*>(dynamic_smem);  // [kSharedList]
-    std::uint16_t* index = reinterpret_cast<std::uint16_t*>(dynamic_smem + kSharedList * sizeof(double));
+// Bytes of the survivor list: tile indices, then running sums for a model that carries them between stages
+// (SumPolicy::running; with per_stage sums every stage starts from zero).
+__host__ __device__ int shared_list_bytes(SumPolicy policy) {
+    return kSharedList * static_cast<int>(sizeof(std::uint16_t) + (policy == SumPolicy::running ? sizeof(double) : 0));
+}
+
+template <class Integrals, bool kTiled, bool kStumps>
+__global__ void __launch_bounds__(kSharedThreads, 12) shared_lists_kernel(ModelRef m, LevelsRef lv, Integrals integrals,
+                                                                      GroupEnds groups, int warp_tail,
+                                                                      std::uint8_t* stage0_rejected, Survivor* accepted,
+                                                                      int* counts) {
+    const bool carry_sums = m.policy == SumPolicy::running;
+    std::uint16_t* index = reinterpret_cast<std::uint16_t*>(dynamic_smem);  // [kSharedList]
+    double* sums = reinterpret_cast<double*>(dynamic_smem + kSharedList * sizeof(std::uint16_t));  // if carry_sums
     __shared__ int count[kMaxGroups];
-    __shared__ int base;
     const int li = find_level(lv.levels, lv.count, blockIdx.x, &GpuLevel::first_shared_tile);
     const GpuLevel l = lv.levels[li];
     const int t = blockIdx.x - l.first_shared_tile;
     const int gx0 = (t % l.tiles_x) * kTileWidth, gy0 = (t / l.tiles_x) * kSharedTileRows;
+    const int last = groups.count - 1, lane = threadIdx.x % 32;
     if (threadIdx.x < kMaxGroups) count[threadIdx.x] = 0;
-    const auto sampler = block_sampler<kTiled>(integrals, m, l, gx0, gy0, kSharedTileRows,
-                                               reinterpret_cast<std::uint32_t*>(dynamic_smem + kSharedListBytes));
+    auto* tile = reinterpret_cast<std::uint32_t*>(dynamic_smem + shared_list_bytes(m.policy));
+    const auto sampler = block_sampler<kTiled>(integrals, m, l, gx0, gy0, kSharedTileRows, tile);
     __syncthreads();
+
+    // Accepted windows to the output; called by every lane of a warp.
+    auto emit = [&](bool on, std::uint16_t entry, double sum) {
+        const unsigned mask = __ballot_sync(0xffffffffu, on);
+        if (mask == 0) return;
+        int base = lane == 0 ? atomicAdd(&counts[last], __popc(mask)) : 0;
+        base = __shfl_sync(0xffffffffu, base, 0) + __popc(mask & ((1u << lane) - 1));
+        const int p = entry & ~kAcceptedIndex;
+        if (on)
+            accepted[base] = {static_cast<std::uint16_t>((gx0 + p % kTileWidth) * l.step),
+                              static_cast<std::uint16_t>((gy0 + p / kTileWidth) * l.step), li, sum};
+    };
+    // Survivors of group g to the list (the output after the last group); called by every lane of a warp.
+    auto keep = [&](bool on, int g, std::uint16_t entry, double sum) {
+        if (g == last) return emit(on, entry, sum);
+        const unsigned mask = __ballot_sync(0xffffffffu, on);
+        if (mask == 0) return;
+        int slot = lane == 0 ? atomicAdd(&count[g], __popc(mask)) : 0;
+        slot = __shfl_sync(0xffffffffu, slot, 0) + __popc(mask & ((1u << lane) - 1));
+        if (!on) return;
+        index[slot] = entry;
+        if (carry_sums) sums[slot] = sum;
+    };
+    auto x_of = [&](int entry) { return (gx0 + (entry & ~kAcceptedIndex) % kTileWidth) * l.step; };
+    auto y_of = [&](int entry) { return (gy0 + (entry & ~kAcceptedIndex) / kTileWidth) * l.step; };
 
     const LbpCascadeView view = model_view(m);
 #pragma unroll 1
-    for (int k = 0; k < kSharedItems; ++k) {
-        const int p = threadIdx.x + k * kThreads;
+    for (int p = threadIdx.x; p < kSharedList; p += kSharedThreads) {
         const int gx = gx0 + p % kTileWidth, gy = gy0 + p / kTileWidth;
-        if (gx >= l.grid_width || gy >= l.grid_height) continue;
+        bool on = gx < l.grid_width && gy < l.grid_height;
         double sum = 0.0;
-        const int reached = run_group(m, view, sampler, gx * l.step, gy * l.step, 0, groups.end[0], sum);
-        if (stage0_rejected) stage0_rejected[l.first_position + gy * l.grid_width + gx] = reached == 0;
-        if (reached >= groups.end[0]) {
-            const int slot = atomicAdd(&count[0], 1);
-            index[slot] = static_cast<std::uint16_t>(p | (reached > groups.end[0] ? kAcceptedIndex : 0));
-            sums[slot] = sum;
+        int reached = 0;
+        if (on) {
+            reached = run_group<kStumps>(m, view, sampler, gx * l.step, gy * l.step, 0, groups.end[0], sum);
+            if (stage0_rejected) stage0_rejected[l.first_position + gy * l.grid_width + gx] = reached == 0;
+            on = reached >= groups.end[0];
         }
+        keep(on, 0, static_cast<std::uint16_t>(p | (reached > groups.end[0] ? kAcceptedIndex : 0)), sum);
     }
     __syncthreads();
 
-    for (int g = 1; g < groups.count; ++g) {
+    int g = 1;
+    for (; g <= last && count[g - 1] > warp_tail; ++g) {
         const int n = count[g - 1];
         // In place: every entry of a chunk is read before any is written back, and the slots written never
         // pass the entries read so far.
-        for (int first = 0; first < n; first += kThreads) {  // uniform per block
+        for (int first = 0; first < n; first += kSharedThreads) {  // uniform per block
             const int i = first + threadIdx.x;
             std::uint16_t entry = 0;
             double sum = 0.0;
             if (i < n) {
                 entry = index[i];
-                sum = sums[i];
+                if (carry_sums) sum = sums[i];
             }
             __syncthreads();
             bool on = i < n;
             if (on && !(entry & kAcceptedIndex)) {
-                const int x = (gx0 + entry % kTileWidth) * l.step, y = (gy0 + entry / kTileWidth) * l.step;
-                const int reached = run_group(m, view, sampler, x, y, groups.end[g - 1], groups.end[g], sum);
+                const int reached = run_group<kStumps>(m, view, sampler, x_of(entry), y_of(entry), groups.end[g - 1],
+                                              groups.end[g], sum);
                 on = reached >= groups.end[g];
                 if (reached > groups.end[g]) entry |= kAcceptedIndex;
             }
-            if (on) {
-                const int slot = atomicAdd(&count[g], 1);
-                index[slot] = entry;
-                sums[slot] = sum;
-            }
+            keep(on, g, entry, sum);
         }
         __syncthreads();
     }
 
-    const int last = groups.count - 1, n = count[last];
-    if (threadIdx.x == 0)
-        base = n > 0 ? atomicAdd(&counts[last], n) : 0;
-    else if (threadIdx.x <= last && count[threadIdx.x - 1] > 0)
-        atomicAdd(&counts[threadIdx.x - 1], count[threadIdx.x - 1]);
-    __syncthreads();
-    for (int i = threadIdx.x; i < n; i += kThreads) {
-        const int p = index[i] & ~kAcceptedIndex;
-        accepted[base + i] = {static_cast<std::uint16_t>((gx0 + p % kTileWidth) * l.step),
-                              static_cast<std::uint16_t>((gy0 + p / kTileWidth) * l.step), li,
-                              sums[i]};
+    if (g <= last) {
+        // The tail, one warp per survivor; only counters and the output are written, so the list stays as read.
+        const int n = count[g - 1];
+        for (int i = threadIdx.x / 32; i < n; i += kSharedWarps) {  // uniform per warp
+            std::uint16_t entry = index[i];
+            double sum = carry_sums ? sums[i] : 0.0;
+            const WarpResponses<decltype(window_at<kStumps>(m, view, sampler, 0, 0))> responses{
+                window_at<kStumps>(m, view, sampler, x_of(entry), y_of(entry)), m.num_weaks, nullptr};
+            int h = g;
+            for (; h <= last; ++h) {
+                if (!(entry & kAcceptedIndex)) {
+                    const int reached = run_stages(view, responses, groups.end[h - 1], groups.end[h], sum);
+                    if (reached < groups.end[h]) break;
+                    if (reached > groups.end[h]) entry |= kAcceptedIndex;
+                }
+                if (h < last && lane == 0) atomicAdd(&count[h], 1);
+            }
+            emit(h > last && lane == 0, entry, sum);
+        }
+        __syncthreads();
     }
+    if (threadIdx.x < last && count[threadIdx.x] > 0) atomicAdd(&counts[threadIdx.x], count[threadIdx.x]);
 }
 
 // Blocks of a kernel that loops over survivors: enough to fill every multiprocessor, once per instantiation.
@@ -261,7 +330,13 @@ int resident_blocks(Kernel kernel) {
 template <class Kernel>
 void allow_shared_memory(Kernel kernel, int bytes) {
     static std::map<const void*, int> allowed;
-    int& a = allowed.try_emplace(reinterpret_cast<const void*>(kernel), 48 * 1024).first->second;
+    const auto [it, added] = allowed.try_emplace(reinterpret_cast<const void*>(kernel), 0);
+    int& a = it->second;
+    if (added) {  // without opting in, static and dynamic shared memory share 48 KB
+        cudaFuncAttributes attributes{};
+        CASCADE_CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
+        a = 48 * 1024 - static_cast<int>(attributes.sharedSizeBytes);
+    }
     if (bytes <= a) return;
     CASCADE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
     a = bytes;
@@ -277,7 +352,7 @@ void prefer_carveout(Kernel kernel, int percent) {
     current = percent;
 }
 
-template <class Integrals, bool kTiled>
+template <class Integrals, bool kTiled, bool kStumps = false>
 struct Launcher {
     const CascadeTarget& t;
     ModelRef m;
@@ -286,13 +361,13 @@ struct Launcher {
     KernelTimer& timer;
 
     int tile_bytes(int rows) const {
-        return kTiled ? tile_words(kTileWidth, rows, t.max_step, t.window) * static_cast<int>(sizeof(std::uint32_t)) : 0;
+        return kTiled ? tile_words(rows, t.max_step, t.window) * static_cast<int>(sizeof(std::uint32_t)) : 0;
     }
 
     template <class Compactor>
     void compacting(const std::vector<int>& ends, const char* name) {
         const LevelsRef lv{t.levels, t.num_levels};
-        const auto first = first_group_kernel<Integrals, Compactor, kTiled>;
+        const auto first = first_group_kernel<Integrals, Compactor, kTiled, kStumps>;
         const int smem = tile_bytes(kTileRows);
         allow_shared_memory(first, smem);
         timer.begin(std::string(name) + "/0", stream);
@@ -315,14 +390,15 @@ struct Launcher {
         GroupEnds groups{static_cast<int>(ends.size()), {}};
         for (std::size_t g = 0; g < ends.size(); ++g) groups.end[g] = ends[g];
         const int last = groups.count - 1;
-        const auto kernel = shared_lists_kernel<Integrals, kTiled>;
-        const int smem = kSharedListBytes + tile_bytes(kSharedTileRows);
+        const auto kernel = shared_lists_kernel<Integrals, kTiled, kStumps>;
+        const int smem = shared_list_bytes(t.policy) + tile_bytes(kSharedTileRows);
         allow_shared_memory(kernel, smem);
         prefer_carveout(kernel, t.shared_carveout);
         timer.begin("cascade_shared", stream);
         if (t.shared_tiles > 0)
-            kernel<<<t.shared_tiles, kThreads, smem, stream>>>(m, {t.levels, t.num_levels}, integrals, groups,
-                                                                t.stage0_rejected, t.lists[last % 2], t.counts);
+            kernel<<<t.shared_tiles, kSharedThreads, smem, stream>>>(m, {t.levels, t.num_levels}, integrals, groups,
+                                                                t.warp_tail, t.stage0_rejected, t.lists[last % 2],
+                                                                t.counts);
         CASCADE_CUDA_CHECK(cudaGetLastError());
         timer.end(stream);
     }
@@ -340,16 +416,15 @@ struct Launcher {
     }
 };
 
-// Whether the shared-memory strategy's lists and its largest integral tile fit in one block's shared memory.
-bool tiles_fit(const CascadeTarget& t) {
+}  // namespace
+
+bool shared_tiles_fit(int max_step, Size window, SumPolicy policy) {
     int device = 0, optin = 0;
     CASCADE_CUDA_CHECK(cudaGetDevice(&device));
     CASCADE_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-    const long long bytes = kSharedListBytes + 4LL * tile_words(kTileWidth, kSharedTileRows, t.max_step, t.window);
+    const long long bytes = shared_list_bytes(policy) + 4LL * tile_words(kSharedTileRows, max_step, window);
     return bytes <= optin;
 }
-
-}  // namespace
 
 void upload_model_constants(const LbpCascade& cascade, cudaStream_t stream) {
     if (cascade.stages.size() > static_cast<std::size_t>(kMaxGpuStages) ||
@@ -364,10 +439,34 @@ void upload_model_constants(const LbpCascade& cascade, cudaStream_t stream) {
                                                cudaMemcpyHostToDevice, stream));
 }
 
-std::vector<TileWeak> tile_weaks(const LbpCascade& cascade, int pitch) {
+std::vector<std::uint32_t> stump_tables(const LbpCascade& cascade) {
+    std::vector<std::uint32_t> out;
+    for (const LbpWeak& w : cascade.weaks) {
+        const float* table = cascade.responses.data() + static_cast<std::size_t>(w.table) * kLbpCodes;
+        std::uint32_t leaf[2] = {0, 0}, subset[8] = {};
+        std::memcpy(&leaf[0], &table[0], sizeof(float));
+        leaf[1] = leaf[0];
+        for (int c = 0; c < kLbpCodes; ++c) {
+            std::uint32_t bits;  // compared as bits: the kernels must return the very same float
+            std::memcpy(&bits, &table[c], sizeof(float));
+            if (bits == leaf[0]) continue;
+            if (leaf[1] == leaf[0]) leaf[1] = bits;
+            if (bits != leaf[1]) return {};  // three values: the model runs on its tables
+            subset[c / 32] |= 1u << (c % 32);
+        }
+        out.insert(out.end(), subset, subset + 8);
+        out.insert(out.end(), leaf, leaf + 2);
+    }
+    return out;
+}
+
+std::vector<TileWeak> tile_weaks(const LbpCascade& cascade, bool stumps, int pitch) {
     std::vector<TileWeak> out;
     out.reserve(cascade.weaks.size());
-    for (const LbpWeak& w : cascade.weaks) out.push_back({lbp_steps(w.feature, pitch), w.table * kLbpCodes});
+    for (std::size_t i = 0; i < cascade.weaks.size(); ++i) {
+        const LbpWeak& w = cascade.weaks[i];
+        out.push_back({lbp_steps(w.feature, pitch), stumps ? static_cast<int>(i) : w.table * kLbpCodes});
+    }
     return out;
 }
 
@@ -376,13 +475,26 @@ CascadeResult run_cascade(const CascadeTarget& t, const std::vector<int>& group_
     const std::vector<int> ends = compaction == Compaction::none ? std::vector<int>{t.num_stages} : group_ends;
     if (ends.empty() || ends.size() > static_cast<std::size_t>(kMaxGroups))
         throw std::logic_error("run_cascade: between 1 and " + std::to_string(kMaxGroups) + " groups of stages");
-    const ModelRef m{t.window, t.policy, t.num_stages, t.responses, t.tile_weaks, tile_pitch(t.max_step, t.window)};
-    if (t.integral_texture)
+    const ModelRef m{t.window,         t.policy,     t.num_stages, t.num_weaks, t.responses,
+                     t.tile_weaks, t.stumps,      tile_pitch(t.max_step, t.window)};
+    const bool stumps = t.stumps != nullptr;
+    if (t.level_pixels) {
+        if (compaction != Compaction::shared_atomic)
+            throw std::logic_error("run_cascade: level pixels need shared_atomic");
+        if (stumps)
+            Launcher<LevelPixels, true, true>{t, m, {t.level_pixels}, stream, timer}.shared(ends);
+        else
+            Launcher<LevelPixels, true>{t, m, {t.level_pixels}, stream, timer}.shared(ends);
+    } else if (t.integral_texture) {
         Launcher<TextureIntegrals, false>{t, m, {t.integral_texture}, stream, timer}.run(ends, compaction);
-    else if (t.integral_tiles && tiles_fit(t))
-        Launcher<GlobalIntegrals, true>{t, m, {t.integrals}, stream, timer}.run(ends, compaction);
-    else
+    } else if (t.integral_tiles && shared_tiles_fit(t.max_step, t.window, t.policy)) {
+        if (stumps)
+            Launcher<GlobalIntegrals, true, true>{t, m, {t.integrals}, stream, timer}.run(ends, compaction);
+        else
+            Launcher<GlobalIntegrals, true>{t, m, {t.integrals}, stream, timer}.run(ends, compaction);
+    } else {
         Launcher<GlobalIntegrals, false>{t, m, {t.integrals}, stream, timer}.run(ends, compaction);
+    }
 
     const int last = static_cast<int>(ends.size()) - 1;
     CascadeResult result{last % 2, last};

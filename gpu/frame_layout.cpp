@@ -80,7 +80,7 @@ FrameLayout make_layout(Size frame, Size window, const PyramidParams& params, co
         out.octave_begin.push_back(static_cast<int>(out.levels.size()));
     }
 
-    long long integral = 0, positions = 0, tiles = 0, shared_tiles = 0, rows = 0, strips = 0, grid_rows = 0;
+    long long integral = 0, pixels = 0, positions = 0, tiles = 0, shared_tiles = 0, rows = 0, strips = 0, grid_rows = 0;
     long long taps_x = 0, taps_y = 0;
     const int n_per_octave = mode == LayoutMode::texture ? texture_levels_per_octave(params.scale_factor) : 0;
     for (std::size_t i = 0; i < out.levels.size(); ++i) {
@@ -91,6 +91,9 @@ FrameLayout make_layout(Size frame, Size window, const PyramidParams& params, co
         g.height = level.size.height;
         g.integral_offset = checked_int(integral, "integral images");
         g.integral_stride = g.width + 1;
+        g.pixel_offset = checked_int(pixels, "level pixels");
+        g.pixel_stride = (g.width + 3 + kPixelAlign - 1) / kPixelAlign * kPixelAlign;
+        pixels += static_cast<long long>(g.pixel_stride) * g.height;
         integral += ((static_cast<long long>(g.width) + 1) * (g.height + 1) + kIntegralAlign - 1) / kIntegralAlign *
                     kIntegralAlign;
         g.step = scan_step(rule, level);
@@ -126,6 +129,7 @@ FrameLayout make_layout(Size frame, Size window, const PyramidParams& params, co
     }
     if (mode == LayoutMode::texture) out.canvas = place_on_canvas(frame, out.gpu);
     out.integral_elements = integral;
+    out.pixel_bytes = pixels;
     out.positions = positions;
     out.tiles = checked_int(tiles, "tiles");
     out.shared_tiles = checked_int(shared_tiles, "tiles");

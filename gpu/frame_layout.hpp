@@ -26,12 +26,16 @@ constexpr int kSharedTileRows = 32;
 constexpr int kStripWidth = 32;
 // Integral images start at multiples of this many elements (128 bytes).
 constexpr int kIntegralAlign = 32;
+// Level pixel rows start at multiples of this many bytes (so a row's pixels can be read a 32-bit word at a time).
+constexpr int kPixelAlign = 16;
 
 struct GpuLevel {
     float scale;           // image pixels per level pixel
     int width, height;     // level image
     int integral_offset;   // element index of the level's integral image in the frame's integral buffer
     int integral_stride;   // elements per integral row: width + 1
+    int pixel_offset;      // byte index of the level's pixels in the frame's level-pixel buffer (exact mode)
+    int pixel_stride;      // bytes per pixel row: width rounded up, with room to read 4 bytes from any pixel
     int step;              // scan step in level pixels
     int grid_width;        // window positions per row (0 when the level is built but not scanned)
     int grid_height;       // rows of window positions
@@ -56,6 +60,7 @@ struct FrameLayout {
     std::vector<int> octave_begin;     // texture mode: first level of each octave, then levels.size()
     Size canvas;                       // texture mode: the canvas holding every level
     long long integral_elements = 0;
+    long long pixel_bytes = 0;         // the level-pixel buffer
     long long positions = 0;           // window positions scanned
     int max_step = 1;                  // largest scan step of a scanned level
     int tiles = 0, shared_tiles = 0, rows = 0, strips = 0, grid_rows = 0;
@@ -72,11 +77,6 @@ enum class LayoutMode { exact, texture };
 FrameLayout make_layout(Size frame, Size window, const PyramidParams& params, const ScanRule& rule, LayoutMode mode);
 
 int texture_levels_per_octave(double scale_factor);
-
-// Integral words a block reads for cols x rows window positions `step` apart (an upper bound for any level).
-inline int tile_words(int cols, int rows, int step, Size window) {
-    return ((cols - 1) * step + window.width + 1) * ((rows - 1) * step + window.height + 1);
-}
 
 // Stage boundaries for compaction points given in weak learners: for each point p, the first stage boundary
 // b (0 < b < num_stages) with at least p weak learners in stages [0, b); duplicates dropped. The result ends

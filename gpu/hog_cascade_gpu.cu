@@ -11,6 +11,7 @@
 #include "gpu/hog_gpu_detector.hpp"
 #include "gpu/level_lookup.cuh"
 #include "gpu/skip_rule_gpu.hpp"
+#include "gpu/warp_responses.cuh"
 
 namespace cascade::gpu {
 
@@ -63,31 +64,16 @@ __device__ __forceinline__ int run_group(const HogCascadeView& view, const Histo
     return run_stages(view, HogWindow<HistogramSampler>{view, sampler, x, y}, begin, end, sum);
 }
 
-// The responses of one stage's weak learners, computed beforehand: a window functor for run_stages.
-struct StageResponses {
-    const float* responses;  // [i - first] for weak learners first .. first + count - 1
-    int first;
-    __device__ __forceinline__ float operator()(int i) const { return responses[i - first]; }
-};
-
-// run_group by a whole warp on one window (every lane passes the same arguments): per stage, the lanes compute
-// the weak learners' responses side by side (HogWindow, 32 at a time), then every lane runs run_stages over
-// them, so the sum is added up in the same order as by one thread and every lane returns the same result.
-// Why: windows that survive the first stages are few, and one thread would evaluate their 100-odd weak
-// learners one after another; a warp takes the latency of one weak learner per stage instead.
-// `scratch`: kMaxHogGpuWeaks floats of shared memory owned by the warp.
+// run_group by a whole warp on one window (every lane passes the same arguments): the lanes compute a stage's
+// weak learners' responses side by side, 32 at a time, and every lane adds them up in the one-thread order
+// (gpu/warp_responses.cuh). Why: windows that survive the first stages are few, and one thread would evaluate
+// their 100-odd weak learners one after another; a warp takes the latency of one weak learner per 32 instead.
 __device__ int run_group_warp(const HogCascadeView& view, const HistogramSampler& sampler, int x, int y, int begin,
-                              int end, double& sum, float* scratch) {
-    const HogWindow<HistogramSampler> window{view, sampler, x, y};
-    for (int s = begin; s < end; ++s) {
-        const Stage stage = view.stages[s];
-        for (int i = threadIdx.x % 32; i < stage.count; i += 32) scratch[i] = window(stage.first + i);
-        __syncwarp();
-        const int decided = run_stages(view, StageResponses{scratch, stage.first}, s, s + 1, sum);
-        __syncwarp();  // scratch is rewritten for the next stage
-        if (decided != s + 1) return decided;  // rejected at s (or accepted early)
-    }
-    return end;
+                              int end, double& sum) {
+    const Stage last = view.stages[view.num_stages - 1];
+    const WarpResponses<HogWindow<HistogramSampler>> responses{{view, sampler, x, y}, last.first + last.count,
+                                                               view.stages};
+    return run_stages(view, responses, begin, end, sum);
 }
 
 // The first group [0, end) on every window position of one 32 x 8 tile, one thread each.
@@ -117,7 +103,6 @@ template <class Compactor>
 __global__ void __launch_bounds__(kThreads) survivor_kernel(ModelRef m, int begin, int end, const Survivor* in,
                                                             const int* in_count, Survivor* out, int* out_count) {
     __shared__ typename Compactor::TempStorage temp;
-    __shared__ float scratch[kWarps][kMaxHogGpuWeaks];
     const int warp = threadIdx.x / 32;
     const int n = *in_count;
     for (int first = blockIdx.x * kWarps; first < n; first += gridDim.x * kWarps) {  // uniform per block
@@ -126,8 +111,7 @@ __global__ void __launch_bounds__(kThreads) survivor_kernel(ModelRef m, int begi
         bool survives = false;
         if (i < n) {  // uniform per warp
             s = in[i];
-            survives = run_group_warp(m.view(), m.sampler(m.levels[s.level]), s.x, s.y, begin, end, s.sum,
-                                      scratch[warp]) == end;
+            survives = run_group_warp(m.view(), m.sampler(m.levels[s.level]), s.x, s.y, begin, end, s.sum) == end;
         }
         Compactor::push(temp, survives && threadIdx.x % 32 == 0, s, out, out_count);
     }
@@ -148,7 +132,6 @@ __global__ void __launch_bounds__(kThreads) shared_lists_kernel(ModelRef m, Grou
     __shared__ std::uint16_t index[2][kSharedList];
     __shared__ int count[kMaxGroups];
     __shared__ int base;
-    __shared__ float scratch[kWarps][kMaxHogGpuWeaks];
     const int li = find_level(m.levels, m.num_levels, blockIdx.x, &GpuLevel::first_shared_tile);
     const GpuLevel l = m.levels[li];
     const int t = blockIdx.x - l.first_shared_tile;
@@ -182,7 +165,7 @@ __global__ void __launch_bounds__(kThreads) shared_lists_kernel(ModelRef m, Grou
             const int p = index[cur][i];
             double sum = sums[cur][i];
             const int x = (gx0 + p % kTileWidth) * l.step, y = (gy0 + p / kTileWidth) * l.step;
-            const int decided = run_group_warp(view, sampler, x, y, groups.end[g - 1], groups.end[g], sum, scratch[warp]);
+            const int decided = run_group_warp(view, sampler, x, y, groups.end[g - 1], groups.end[g], sum);
             if (decided == groups.end[g] && threadIdx.x % 32 == 0) {
                 const int slot = atomicAdd(&count[g], 1);
                 index[next][slot] = static_cast<std::uint16_t>(p);

@@ -66,6 +66,7 @@ struct LbpGpuDetector::Impl {
     StrategyTrials trials;
     Stream stream;
     DeviceBuffer<float> responses;
+    DeviceBuffer<std::uint32_t> stumps;  // stump_tables(cascade); empty: the model runs on its tables
 
     // Per frame size.
     FrameLayout layout;
@@ -76,6 +77,7 @@ struct LbpGpuDetector::Impl {
     DeviceBuffer<TileWeak> tile_weak_table;  // the weak learners for this layout's tile pitch
     DeviceBuffer<ResizeTap> taps_x, taps_y;
     DeviceBuffer<std::uint32_t> integrals;
+    DeviceBuffer<std::uint8_t> level_pixels;  // exact mode: for the shared-memory strategy's own tile integrals
     DeviceBuffer<std::uint8_t> canvas;
     std::size_t canvas_pitch = 0;
     TextureObject frame_texture, canvas_texture, integral_texture;
@@ -97,6 +99,7 @@ struct LbpGpuDetector::Impl {
                 throw InputError("GPU detector", "compaction points must be positive and increasing");
         if (options.auto_frames < 2) throw InputError("GPU detector", "auto_frames must be >= 2");
         if (options.shared_carveout > 100) throw InputError("GPU detector", "shared_carveout is a percentage");
+        if (options.warp_tail < 0) throw InputError("GPU detector", "warp_tail must be >= 0");
         ends = group_ends(cascade.stages, options.compaction_points);
         if (ends.size() > static_cast<std::size_t>(kMaxGroups))
             throw InputError("GPU detector", "at most " + std::to_string(kMaxGroups - 1) + " compaction points");
@@ -105,6 +108,10 @@ struct LbpGpuDetector::Impl {
         // Every copy goes on the detector's stream: it does not synchronise with the legacy default stream.
         CASCADE_CUDA_CHECK(cudaMemcpyAsync(responses.get(), cascade.responses.data(),
                                            cascade.responses.size() * sizeof(float), cudaMemcpyHostToDevice, stream.get()));
+        const std::vector<std::uint32_t> stump_words = stump_tables(cascade);
+        stumps.resize(stump_words.size());
+        CASCADE_CUDA_CHECK(cudaMemcpyAsync(stumps.get(), stump_words.data(), stump_words.size() * sizeof(std::uint32_t),
+                                           cudaMemcpyHostToDevice, stream.get()));
         upload_model_constants(cascade, stream.get());  // checks the size now, not at the first frame
         CASCADE_CUDA_CHECK(cudaStreamSynchronize(stream.get()));
         g_constant_owner = id;
@@ -122,7 +129,8 @@ struct LbpGpuDetector::Impl {
         levels.resize(layout.gpu.size());
         CASCADE_CUDA_CHECK(cudaMemcpyAsync(levels.get(), layout.gpu.data(), layout.gpu.size() * sizeof(GpuLevel),
                                            cudaMemcpyHostToDevice, s));
-        const std::vector<TileWeak> weaks = tile_weaks(cascade, tile_pitch(layout.max_step, cascade.window));
+        const std::vector<TileWeak> weaks =
+            tile_weaks(cascade, stumps.size() > 0, tile_pitch(layout.max_step, cascade.window));
         tile_weak_table.resize(weaks.size());
         CASCADE_CUDA_CHECK(cudaMemcpyAsync(tile_weak_table.get(), weaks.data(), weaks.size() * sizeof(TileWeak),
                                            cudaMemcpyHostToDevice, s));
@@ -144,6 +152,9 @@ struct LbpGpuDetector::Impl {
                 tx.insert(tx.end(), x.begin(), x.end());
                 ty.insert(ty.end(), y.begin(), y.end());
             }
+            level_pixels.resize(static_cast<std::size_t>(std::max<long long>(layout.pixel_bytes, 1)));
+            // Row padding is read (integrate_tile loads whole words) but never summed; zeroed all the same.
+            CASCADE_CUDA_CHECK(cudaMemsetAsync(level_pixels.get(), 0, static_cast<std::size_t>(layout.pixel_bytes), s));
             taps_x.resize(tx.size());
             taps_y.resize(ty.size());
             CASCADE_CUDA_CHECK(cudaMemcpyAsync(taps_x.get(), tx.data(), tx.size() * sizeof(ResizeTap), cudaMemcpyHostToDevice, s));
@@ -171,12 +182,22 @@ struct LbpGpuDetector::Impl {
         uploaded.record(s);
     }
 
-    void build_pyramid() {
+    // Whether `strategy` integrates its tiles from level pixels (then the pyramid builds no integral images).
+    bool tiles_from_pixels(Compaction strategy) const {
+        return options.mode == PyramidMode::exact && options.integral_tiles && strategy == Compaction::shared_atomic &&
+               shared_tiles_fit(layout.max_step, cascade.window, cascade.policy);
+    }
+
+    void build_pyramid(Compaction strategy) {
         const cudaStream_t s = stream.get();
         const IntegralTarget target{levels.get(), static_cast<int>(layout.gpu.size()), layout.rows, layout.strips,
                                     integrals.get()};
-        if (options.mode == PyramidMode::exact) {
-            const GrayView device_frame{frame.get(), layout.frame.width, layout.frame.height, static_cast<int>(frame_pitch)};
+        const GrayView device_frame{frame.get(), layout.frame.width, layout.frame.height,
+                                    static_cast<int>(frame_pitch)};
+        if (tiles_from_pixels(strategy)) {
+            build_exact_levels({levels.get(), static_cast<int>(layout.gpu.size()), layout.strips, level_pixels.get()},
+                               device_frame, taps_x.get(), taps_y.get(), s, timer);
+        } else if (options.mode == PyramidMode::exact) {
             build_exact_pyramid(target, device_frame, taps_x.get(), taps_y.get(), s, timer);
         } else {
             build_texture_pyramid(target, frame_texture.get(), layout.frame, {canvas.get(), canvas_pitch, canvas_texture.get()},
@@ -198,6 +219,7 @@ struct LbpGpuDetector::Impl {
         target.window = cascade.window;
         target.policy = cascade.policy;
         target.num_stages = static_cast<int>(cascade.stages.size());
+        target.num_weaks = static_cast<int>(cascade.weaks.size());
         target.responses = responses.get();
         target.levels = levels.get();
         target.num_levels = static_cast<int>(layout.gpu.size());
@@ -207,8 +229,11 @@ struct LbpGpuDetector::Impl {
         target.max_step = layout.max_step;
         target.integral_tiles = options.integral_tiles;
         target.tile_weaks = tile_weak_table.get();
+        target.stumps = stumps.size() > 0 ? stumps.get() : nullptr;
         target.shared_carveout = options.shared_carveout;
+        target.warp_tail = options.warp_tail;
         target.integrals = integrals.get();
+        target.level_pixels = tiles_from_pixels(strategy) ? level_pixels.get() : nullptr;
         target.integral_texture = options.mode == PyramidMode::texture ? integral_texture.get() : 0;
         target.stage0_rejected = options.rule.stride == 0 ? stage0_rejected.get() : nullptr;
         target.visited = options.rule.stride == 0 ? visited.get() : nullptr;
@@ -278,7 +303,7 @@ struct LbpGpuDetector::Impl {
         if (g_constant_owner.exchange(id) != id) upload_model_constants(cascade, stream.get());
         const Compaction strategy = trials.next();
         upload(image);
-        build_pyramid();
+        build_pyramid(strategy);
         const CascadeResult result = evaluate(strategy);
         std::vector<Detection> found = download(result);
         record_stats(strategy, found);

@@ -59,8 +59,13 @@ struct LbpGpuOptions {
     int auto_frames = 3;        // frames timed per strategy by automatic (the first of each is a warm-up)
     bool time_kernels = false;  // record an event pair around every kernel (stats.kernels); slightly slower
     // Tuning (results do not depend on these):
-    bool integral_tiles = true;  // exact mode: block-local kernels read their integral tile from shared memory
+    // Exact mode: block-local kernels read their integral tile from shared memory (the shared-memory strategy
+    // integrates it from the level's pixels, and the pyramid then builds no integral images).
+    bool integral_tiles = true;
     int shared_carveout = -1;    // percent of L1 given to shared memory in the shared-memory strategy; -1: driver's
+    // Shared-memory strategy: once a block has at most this many survivors, one warp per survivor runs the
+    // rest of the cascade (0: one thread per window to the end).
+    int warp_tail = 8;
 };
 
 struct KernelTime {

@@ -67,6 +67,29 @@ __global__ void __launch_bounds__(kRowWarps * 32) integral_rows_kernel(IntegralT
     }
 }
 
+// Level pixels alone: kResizeSplit blocks per kStripWidth columns of a level (the column pass's strips), a
+// lane per column; the strip's rows are dealt out to the blocks' warps in turn. Each lane reads its column tap
+// once; a warp's frame reads and byte stores stay within a few cache lines. Each row waits on two dependent
+// loads (row tap, then frame), so the rows of a strip are spread over many warps: one block per strip took 51
+// microseconds at 1080p. (Blocks of one row segment each, tens of thousands of them, were slower still: the
+// launch of blocks, not the arithmetic, set the pace.)
+constexpr int kResizeSplit = 4;  // 8 and 16 were no faster
+
+__global__ void __launch_bounds__(kColumnWarps * 32) resize_levels_kernel(LevelPixelsTarget t, GrayView frame,
+                                                                         const ResizeTap* taps_x,
+                                                                         const ResizeTap* taps_y) {
+    const GpuLevel l = t.levels[find_level(t.levels, t.num_levels, blockIdx.x, &GpuLevel::first_strip)];
+    const int x = (blockIdx.x - l.first_strip) * kStripWidth + threadIdx.x % 32;
+    if (x >= l.width) return;
+    const ResizeTap tx = taps_x[l.taps_x + x];
+    std::uint8_t* column = t.pixels + l.pixel_offset + x;
+    constexpr int kRowStep = kResizeSplit * kColumnWarps;
+#pragma unroll 4
+    for (int y = blockIdx.y * kColumnWarps + threadIdx.x / 32; y < l.height; y += kRowStep)
+        column[static_cast<std::size_t>(y) * l.pixel_stride] =
+            resize_linear_exact_pixel(frame, tx, taps_y[l.taps_y + y]);
+}
+
 // Column pass over kStripWidth columns: 32-row tiles are loaded row by row (coalesced; the next tile's loads
 // are issued before the current one is scanned), each column is scanned by one warp from shared memory
 // (lane = row) and carried to the next tile, then stored row by row.
@@ -155,6 +178,16 @@ void build_exact_pyramid(const IntegralTarget& target, const GrayView& frame, co
     CASCADE_CUDA_CHECK(cudaGetLastError());
     timer.end(stream);
     integral_columns(target, stream, timer);
+}
+
+void build_exact_levels(const LevelPixelsTarget& target, const GrayView& frame, const ResizeTap* taps_x,
+                        const ResizeTap* taps_y, cudaStream_t stream, KernelTimer& timer) {
+    if (target.num_levels == 0) return;
+    timer.begin("resize_levels", stream);
+    resize_levels_kernel<<<dim3(target.strips, kResizeSplit), kColumnWarps * 32, 0, stream>>>(target, frame, taps_x,
+                                                                                              taps_y);
+    CASCADE_CUDA_CHECK(cudaGetLastError());
+    timer.end(stream);
 }
 
 void build_texture_pyramid(const IntegralTarget& target, cudaTextureObject_t frame_texture, Size frame,

@@ -1,6 +1,7 @@
 // Building a frame's pyramid and integral images on the device (host launchers; kernels in pyramid_gpu.cu).
 //
-// Both modes end with the same thing: for every level of the FrameLayout, its exclusive uint32 integral
+// build_exact_levels stops at the level images (exact mode's pixels, no integrals). Both modes of
+// build_*_pyramid end with the same thing: for every level of the FrameLayout, its exclusive uint32 integral
 // image at integral_offset (row 0 and column 0 must already be zero: the launchers write rows 1..height,
 // columns 1..width). The integral is a row pass (one block per level row, cub::BlockScan) and a column pass
 // (one block per 32 columns, tiles transposed through shared memory and scanned with cub::WarpScan).
@@ -39,6 +40,18 @@ void integral_columns(const IntegralTarget& target, cudaStream_t stream, KernelT
 // frame: device memory. taps_x/taps_y: every level's taps, at GpuLevel::taps_x/taps_y.
 void build_exact_pyramid(const IntegralTarget& target, const GrayView& frame, const ResizeTap* taps_x,
                          const ResizeTap* taps_y, cudaStream_t stream, KernelTimer& timer);
+
+struct LevelPixelsTarget {
+    const GpuLevel* levels;  // device copy of FrameLayout::gpu
+    int num_levels;
+    int strips;              // FrameLayout::strips
+    std::uint8_t* pixels;    // FrameLayout::pixel_bytes; level l at pixel_offset, pixel_stride bytes per row
+};
+
+// Exact mode without integral images: every level's pixels, computed like build_exact_pyramid's, for a
+// kernel that integrates the parts it reads itself (the shared-memory strategy's tiles, gpu/cascade_gpu.cu).
+void build_exact_levels(const LevelPixelsTarget& target, const GrayView& frame, const ResizeTap* taps_x,
+                        const ResizeTap* taps_y, cudaStream_t stream, KernelTimer& timer);
 
 struct Canvas {
     std::uint8_t* pixels;  // pitched device memory of FrameLayout::canvas

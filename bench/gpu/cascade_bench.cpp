@@ -46,6 +46,7 @@ struct Options {
     bool every_stage = false;  // --points stages: a compaction point at every stage boundary
     bool tiles = true;
     int carveout = -1;
+    int warp_tail = gpu::LbpGpuOptions{}.warp_tail;
     double scale_factor = 1.1;
     int min_size = 24, frames = 200, warmup = 20, opencv_frames = 20, parity_frames = 2, kernel_frames = 10;
     int max_sources = 0, threads = 0;
@@ -57,7 +58,8 @@ const char* const kUsage =
     "  [--configs exact/1/all,texture/1/auto,exact/0/auto]  (MODE/STRIDE/STRATEGY; stride 0 = OpenCV's rule;\n"
     "   strategy none|global_atomic|shared_atomic|hybrid|prefix_sum|auto|all)\n"
     "  [--points 3,7,11,20,30,45,65|none|stages]  (compaction points in weak learners, or every stage boundary)\n"
-    "  [--no-tiles] [--carveout PERCENT]  (tuning: integral tiles in shared memory; L1/shared split)\n"
+    "  [--no-tiles] [--carveout PERCENT] [--warp-tail N]  (tuning: integral tiles in shared memory; L1/shared\n"
+    "   split; survivors per block below which one warp per window finishes the cascade)\n"
     "  [--scale-factor 1.1] [--min-size 24] [--frames 200] [--warmup 20] [--opencv-frames 20]\n"
     "  [--parity-frames 2] [--kernel-frames 10] [--max-sources N] [--threads N] [--no-opencv]\n"
     "  [--json FILE] [--markdown FILE] [--date TEXT]\n"
@@ -86,6 +88,7 @@ Options parse(int argc, char** argv) {
             else if (a == "--resolutions") o.resolutions = split(v, ',');
             else if (a == "--configs") o.configs = split(v, ',');
             else if (a == "--carveout") o.carveout = std::stoi(v);
+            else if (a == "--warp-tail") o.warp_tail = std::stoi(v);
             else if (a == "--points") {
                 o.points.clear();
                 o.every_stage = v == "stages";
@@ -184,6 +187,7 @@ BenchRow time_gpu(const LbpCascade& model, const Config& config, const std::vect
     }
     options.integral_tiles = o.tiles;
     options.shared_carveout = o.carveout;
+    options.warp_tail = o.warp_tail;
     gpu::LbpGpuDetector d(model, options);
     // 'auto' settles on a strategy during its first frames: those are warm-up, not timed.
     const int settle = static_cast<int>(gpu::concrete_compactions().size()) * options.auto_frames + 2;
