@@ -12,6 +12,7 @@
 #include "common/lbp_cpu_detector.hpp"
 #include "common/model_io.hpp"
 #include "tests/support/test_data.hpp"
+#include "tests/eval/eval_tool_run.hpp"
 #include "tests/support/tool_run.hpp"
 #include "train/annotations.hpp"
 #include "train/image_files.hpp"
@@ -19,23 +20,13 @@
 namespace fs = std::filesystem;
 using namespace cascade;
 using cascade::test::list_of_first;
-using cascade::test::run_tool;
 using cascade::test::TempDir;
 using cascade::test::ToolResult;
+using cascade::test::check_eval_error;
 using cascade::test::write_text;
-
-namespace {
-
-const std::string kHogModel = std::string(CASCADE_SOURCE_DIR) + "/models/pedestrian_hog.xml";
-const std::string kLbpModel = std::string(CASCADE_SOURCE_DIR) + "/models/pedestrian_lbp_64x128.xml";
-
-ToolResult run_eval(const std::vector<std::string>& args) { return run_tool(CASCADE_EVAL_EXE, args); }
-
-void check_error(const ToolResult& r, int code, const std::string& subject) {
-    cascade::test::check_error(r, code, "cascade-eval", subject);
-}
-
-}  // namespace
+using cascade::test::kHogModel;
+using cascade::test::kLbpModel;
+using cascade::test::run_eval;
 
 TEST_CASE("cascade-eval --help names the commands, and each command's --help its options") {
     const ToolResult r = run_eval({"--help"});
@@ -50,30 +41,30 @@ TEST_CASE("cascade-eval --help names the commands, and each command's --help its
 
 TEST_CASE("cascade-eval: bad options give one line, exit code 2, and no file") {
     const TempDir dir("cascade-eval-test");
-    check_error(run_eval({}), 2, "COMMAND");
-    check_error(run_eval({"measure"}), 2, "measure");
-    check_error(run_eval({"window", "--pos", "p", "--neg", "n"}), 2, "--model");
-    check_error(run_eval({"window", "--model", kHogModel, "--neg", "n"}), 2, "--pos");
-    check_error(run_eval({"window", "--model", kHogModel, "--pos", "p", "--neg", "n", "--holdout", "1.5"}), 2,
+    check_eval_error(run_eval({}), 2, "COMMAND");
+    check_eval_error(run_eval({"measure"}), 2, "measure");
+    check_eval_error(run_eval({"window", "--pos", "p", "--neg", "n"}), 2, "--model");
+    check_eval_error(run_eval({"window", "--model", kHogModel, "--neg", "n"}), 2, "--pos");
+    check_eval_error(run_eval({"window", "--model", kHogModel, "--pos", "p", "--neg", "n", "--holdout", "1.5"}), 2,
                 "--holdout");
-    check_error(run_eval({"window", "--model", kHogModel, "--pos", "p", "--neg", "n", "--stride", "0"}), 2, "--stride");
-    check_error(run_eval({"window", "--model", kHogModel, "--pos", "p", "--neg", "n", "--scale-factor", "x"}), 2,
+    check_eval_error(run_eval({"window", "--model", kHogModel, "--pos", "p", "--neg", "n", "--stride", "0"}), 2, "--stride");
+    check_eval_error(run_eval({"window", "--model", kHogModel, "--pos", "p", "--neg", "n", "--scale-factor", "x"}), 2,
                 "--scale-factor");
-    check_error(run_eval({"window", "--model", kHogModel, "--label", "a", "--label", "b", "--pos", "p", "--neg", "n"}),
+    check_eval_error(run_eval({"window", "--model", kHogModel, "--label", "a", "--label", "b", "--pos", "p", "--neg", "n"}),
                 2, "--label");
-    check_error(run_eval({"window", "--model", kHogModel, "--pos", "p", "--neg", "n", "--plot", dir / "curve.jpg"}), 2,
+    check_eval_error(run_eval({"window", "--model", kHogModel, "--pos", "p", "--neg", "n", "--plot", dir / "curve.jpg"}), 2,
                 "--plot");
-    check_error(
+    check_eval_error(
         run_eval({"window", "--model", kHogModel, "--pos", "p", "--neg", "n", "--json", dir / "no/such/dir.json"}), 2,
         "--json");
-    check_error(run_eval({"window", "--model", kHogModel, "--bogus"}), 2, "bogus");
-    check_error(run_eval({"image", "--model", kHogModel, "--annotations", "a", "--swept-stages", "0"}), 2,
+    check_eval_error(run_eval({"window", "--model", kHogModel, "--bogus"}), 2, "bogus");
+    check_eval_error(run_eval({"image", "--model", kHogModel, "--annotations", "a", "--swept-stages", "0"}), 2,
                 "--swept-stages");
-    check_error(run_eval({"image", "--model", kHogModel, "--annotations", "a", "--min-iou", "0"}), 2, "--min-iou");
-    check_error(run_eval({"composite", "--pos", "p", "--neg", "n"}), 2, "--output");
-    check_error(run_eval({"composite", "--pos", "p", "--neg", "n", "--output", dir / "c", "--max-scale", "0.5"}), 2,
+    check_eval_error(run_eval({"image", "--model", kHogModel, "--annotations", "a", "--min-iou", "0"}), 2, "--min-iou");
+    check_eval_error(run_eval({"composite", "--pos", "p", "--neg", "n"}), 2, "--output");
+    check_eval_error(run_eval({"composite", "--pos", "p", "--neg", "n", "--output", dir / "c", "--max-scale", "0.5"}), 2,
                 "--max-scale");
-    check_error(run_eval({"compare", "--plot", dir / "p.png"}), 2, "compare");
+    check_eval_error(run_eval({"compare", "--plot", dir / "p.png"}), 2, "compare");
     CHECK(cascade::test::files_under(dir.path).empty());
 }
 
@@ -94,20 +85,20 @@ TEST_CASE("cascade-eval: bad input files give one line naming the file, exit cod
                "\"model\": \"m\", \"positives\": 1, \"units\": 1, \"images\": 1, \"curve\": []}]}");
     const std::string json = out / "r.json", plot = out / "r.png";
 
-    check_error(run_eval({"window", "--model", dir / "missing.xml", "--pos", dir.path.string(), "--neg",
+    check_eval_error(run_eval({"window", "--model", dir / "missing.xml", "--pos", dir.path.string(), "--neg",
                           dir.path.string(), "--json", json}),
                 1, "missing.xml");
-    check_error(run_eval({"window", "--model", dir / "broken.xml", "--pos", dir.path.string(), "--neg",
+    check_eval_error(run_eval({"window", "--model", dir / "broken.xml", "--pos", dir.path.string(), "--neg",
                           dir.path.string(), "--json", json}),
                 1, "broken.xml");
-    check_error(run_eval({"window", "--model", kHogModel, "--pos", dir / "nothing", "--neg", dir.path.string(),
+    check_eval_error(run_eval({"window", "--model", kHogModel, "--pos", dir / "nothing", "--neg", dir.path.string(),
                           "--json", json}),
                 1, "nothing");
-    check_error(run_eval({"image", "--model", kHogModel, "--annotations", dir / "inverted.txt", "--json", json}), 1,
+    check_eval_error(run_eval({"image", "--model", kHogModel, "--annotations", dir / "inverted.txt", "--json", json}), 1,
                 "inverted.txt");
-    check_error(run_eval({"compare", dir / "not.json", "--plot", plot}), 1, "not.json");
-    check_error(run_eval({"compare", dir / "other.json", "--plot", plot}), 1, "other.json");
-    check_error(run_eval({"compare", dir / "window.json", dir / "image.json", "--plot", plot}), 1, "image.json");
+    check_eval_error(run_eval({"compare", dir / "not.json", "--plot", plot}), 1, "not.json");
+    check_eval_error(run_eval({"compare", dir / "other.json", "--plot", plot}), 1, "other.json");
+    check_eval_error(run_eval({"compare", dir / "window.json", dir / "image.json", "--plot", plot}), 1, "image.json");
     CHECK(cascade::test::files_under(out.path).empty());
 
     // The two well-formed files do compare on their own.
