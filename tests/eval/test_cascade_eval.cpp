@@ -19,14 +19,7 @@
 
 namespace fs = std::filesystem;
 using namespace cascade;
-using cascade::test::list_of_first;
-using cascade::test::TempDir;
-using cascade::test::ToolResult;
-using cascade::test::check_eval_error;
-using cascade::test::write_text;
-using cascade::test::kHogModel;
-using cascade::test::kLbpModel;
-using cascade::test::run_eval;
+using namespace cascade::test;
 
 TEST_CASE("cascade-eval --help names the commands, and each command's --help its options") {
     const ToolResult r = run_eval({"--help"});

@@ -16,15 +16,7 @@
 
 namespace fs = std::filesystem;
 using namespace cascade;
-using cascade::test::files_under;
-using cascade::test::run_tool;
-using cascade::test::TempDir;
-using cascade::test::ToolResult;
-using cascade::test::check_eval_error;
-using cascade::test::write_text;
-using cascade::test::kHogModel;
-using cascade::test::kLbpModel;
-using cascade::test::run_eval;
+using namespace cascade::test;
 
 namespace {
 
