@@ -38,6 +38,13 @@ struct LbpWindow {
     }
 };
 
+// The number of weak learners of a view: its stages cover them in order, without gaps (model.hpp validate).
+template <class View>
+CASCADE_HD int weak_count(const View& cascade) {
+    const Stage last = cascade.stages[cascade.num_stages - 1];
+    return last.first + last.count;
+}
+
 // Runs stages [begin, end) of `cascade` on one window. `sum` carries the running sum between calls, so the
 // GPU can split a cascade into groups of stages and compact survivors in between. The sum is a double
 // because OpenCV accumulates its float leaves in double; the comparison then matches OpenCV exactly.

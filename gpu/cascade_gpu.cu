@@ -34,7 +34,6 @@ struct ModelRef {
     Size window;
     SumPolicy policy;
     int num_stages;
-    int num_weaks;
     const float* responses;
     const TileWeak* tile_weaks;  // for windows read from integral tiles
     const std::uint32_t* stumps;
@@ -185,9 +184,8 @@ struct GroupEnds {
 // stage) are compacted in place in one shared-memory list, a warp at a time (ballot: one shared atomic per warp;
 // positions stay in order within a warp, which keeps a warp's windows in few rows of the tile). One list, not
 // two: two lists, each warp on its own chunks with one barrier per group, took 4% longer (less L1 is left for
-// the response tables). A tile index
-// with kAcceptedIndex set is a window accepted early, passed on unevaluated. Accepted windows go straight to
-// the output list (one global atomic per warp).
+// the response tables). A tile index with kAcceptedIndex set is a window accepted early, passed on
+// unevaluated. Accepted windows go straight to the output list (one global atomic per warp).
 // Once a group leaves at most `warp_tail` survivors, the rest of the cascade runs one warp per survivor
 // (WarpResponses) instead of one thread: a handful of windows would otherwise take their remaining weak
 // learners one after another in a thread or two while the block's other warps wait at its barriers.
@@ -298,7 +296,7 @@ __global__ void __launch_bounds__(kSharedThreads, 12) shared_lists_kernel(ModelR
             std::uint16_t entry = index[i];
             double sum = carry_sums ? sums[i] : 0.0;
             const WarpResponses<decltype(window_at<kStumps>(m, view, sampler, 0, 0))> responses{
-                window_at<kStumps>(m, view, sampler, x_of(entry), y_of(entry)), m.num_weaks, nullptr};
+                window_at<kStumps>(m, view, sampler, x_of(entry), y_of(entry)), weak_count(view), nullptr};
             int h = g;
             for (; h <= last; ++h) {
                 if (!(entry & kAcceptedIndex)) {
@@ -475,8 +473,8 @@ CascadeResult run_cascade(const CascadeTarget& t, const std::vector<int>& group_
     const std::vector<int> ends = compaction == Compaction::none ? std::vector<int>{t.num_stages} : group_ends;
     if (ends.empty() || ends.size() > static_cast<std::size_t>(kMaxGroups))
         throw std::logic_error("run_cascade: between 1 and " + std::to_string(kMaxGroups) + " groups of stages");
-    const ModelRef m{t.window,         t.policy,     t.num_stages, t.num_weaks, t.responses,
-                     t.tile_weaks, t.stumps,      tile_pitch(t.max_step, t.window)};
+    const ModelRef m{t.window,  t.policy, t.num_stages, t.responses,
+                     t.tile_weaks, t.stumps, tile_pitch(t.max_step, t.window)};
     const bool stumps = t.stumps != nullptr;
     if (t.level_pixels) {
         if (compaction != Compaction::shared_atomic)

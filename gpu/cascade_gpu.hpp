@@ -69,7 +69,6 @@ struct CascadeTarget {
     Size window;
     SumPolicy policy;
     int num_stages;
-    int num_weaks;
     const float* responses;  // device copy of LbpCascade::responses
     const GpuLevel* levels;  // device copy of FrameLayout::gpu
     int num_levels;

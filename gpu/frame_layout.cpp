@@ -80,7 +80,8 @@ FrameLayout make_layout(Size frame, Size window, const PyramidParams& params, co
         out.octave_begin.push_back(static_cast<int>(out.levels.size()));
     }
 
-    long long integral = 0, pixels = 0, positions = 0, tiles = 0, shared_tiles = 0, rows = 0, strips = 0, grid_rows = 0;
+    long long integral = 0, pixels = 0, positions = 0, tiles = 0, shared_tiles = 0, rows = 0, strips = 0;
+    long long grid_rows = 0;
     long long taps_x = 0, taps_y = 0;
     const int n_per_octave = mode == LayoutMode::texture ? texture_levels_per_octave(params.scale_factor) : 0;
     for (std::size_t i = 0; i < out.levels.size(); ++i) {

@@ -70,9 +70,7 @@ __device__ __forceinline__ int run_group(const HogCascadeView& view, const Histo
 // their 100-odd weak learners one after another; a warp takes the latency of one weak learner per 32 instead.
 __device__ int run_group_warp(const HogCascadeView& view, const HistogramSampler& sampler, int x, int y, int begin,
                               int end, double& sum) {
-    const Stage last = view.stages[view.num_stages - 1];
-    const WarpResponses<HogWindow<HistogramSampler>> responses{{view, sampler, x, y}, last.first + last.count,
-                                                               view.stages};
+    const WarpResponses<HogWindow<HistogramSampler>> responses{{view, sampler, x, y}, weak_count(view), view.stages};
     return run_stages(view, responses, begin, end, sum);
 }
 

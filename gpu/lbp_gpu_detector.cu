@@ -219,7 +219,6 @@ struct LbpGpuDetector::Impl {
         target.window = cascade.window;
         target.policy = cascade.policy;
         target.num_stages = static_cast<int>(cascade.stages.size());
-        target.num_weaks = static_cast<int>(cascade.weaks.size());
         target.responses = responses.get();
         target.levels = levels.get();
         target.num_levels = static_cast<int>(layout.gpu.size());

@@ -15,7 +15,7 @@ inline const std::string kLbpModel = std::string(CASCADE_SOURCE_DIR) + "/models/
 inline ToolResult run_eval(const std::vector<std::string>& args) { return run_tool(CASCADE_EVAL_EXE, args); }
 
 // A one-line cascade-eval error naming `subject`, with exit code `code`.
-inline void check_eval_error(const ToolResult& r, int code, const std::string& subject) {
+inline void check_error(const ToolResult& r, int code, const std::string& subject) {
     check_error(r, code, "cascade-eval", subject);
 }
 

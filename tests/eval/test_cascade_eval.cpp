@@ -34,30 +34,30 @@ TEST_CASE("cascade-eval --help names the commands, and each command's --help its
 
 TEST_CASE("cascade-eval: bad options give one line, exit code 2, and no file") {
     const TempDir dir("cascade-eval-test");
-    check_eval_error(run_eval({}), 2, "COMMAND");
-    check_eval_error(run_eval({"measure"}), 2, "measure");
-    check_eval_error(run_eval({"window", "--pos", "p", "--neg", "n"}), 2, "--model");
-    check_eval_error(run_eval({"window", "--model", kHogModel, "--neg", "n"}), 2, "--pos");
-    check_eval_error(run_eval({"window", "--model", kHogModel, "--pos", "p", "--neg", "n", "--holdout", "1.5"}), 2,
+    check_error(run_eval({}), 2, "COMMAND");
+    check_error(run_eval({"measure"}), 2, "measure");
+    check_error(run_eval({"window", "--pos", "p", "--neg", "n"}), 2, "--model");
+    check_error(run_eval({"window", "--model", kHogModel, "--neg", "n"}), 2, "--pos");
+    check_error(run_eval({"window", "--model", kHogModel, "--pos", "p", "--neg", "n", "--holdout", "1.5"}), 2,
                 "--holdout");
-    check_eval_error(run_eval({"window", "--model", kHogModel, "--pos", "p", "--neg", "n", "--stride", "0"}), 2, "--stride");
-    check_eval_error(run_eval({"window", "--model", kHogModel, "--pos", "p", "--neg", "n", "--scale-factor", "x"}), 2,
+    check_error(run_eval({"window", "--model", kHogModel, "--pos", "p", "--neg", "n", "--stride", "0"}), 2, "--stride");
+    check_error(run_eval({"window", "--model", kHogModel, "--pos", "p", "--neg", "n", "--scale-factor", "x"}), 2,
                 "--scale-factor");
-    check_eval_error(run_eval({"window", "--model", kHogModel, "--label", "a", "--label", "b", "--pos", "p", "--neg", "n"}),
+    check_error(run_eval({"window", "--model", kHogModel, "--label", "a", "--label", "b", "--pos", "p", "--neg", "n"}),
                 2, "--label");
-    check_eval_error(run_eval({"window", "--model", kHogModel, "--pos", "p", "--neg", "n", "--plot", dir / "curve.jpg"}), 2,
+    check_error(run_eval({"window", "--model", kHogModel, "--pos", "p", "--neg", "n", "--plot", dir / "curve.jpg"}), 2,
                 "--plot");
-    check_eval_error(
+    check_error(
         run_eval({"window", "--model", kHogModel, "--pos", "p", "--neg", "n", "--json", dir / "no/such/dir.json"}), 2,
         "--json");
-    check_eval_error(run_eval({"window", "--model", kHogModel, "--bogus"}), 2, "bogus");
-    check_eval_error(run_eval({"image", "--model", kHogModel, "--annotations", "a", "--swept-stages", "0"}), 2,
+    check_error(run_eval({"window", "--model", kHogModel, "--bogus"}), 2, "bogus");
+    check_error(run_eval({"image", "--model", kHogModel, "--annotations", "a", "--swept-stages", "0"}), 2,
                 "--swept-stages");
-    check_eval_error(run_eval({"image", "--model", kHogModel, "--annotations", "a", "--min-iou", "0"}), 2, "--min-iou");
-    check_eval_error(run_eval({"composite", "--pos", "p", "--neg", "n"}), 2, "--output");
-    check_eval_error(run_eval({"composite", "--pos", "p", "--neg", "n", "--output", dir / "c", "--max-scale", "0.5"}), 2,
+    check_error(run_eval({"image", "--model", kHogModel, "--annotations", "a", "--min-iou", "0"}), 2, "--min-iou");
+    check_error(run_eval({"composite", "--pos", "p", "--neg", "n"}), 2, "--output");
+    check_error(run_eval({"composite", "--pos", "p", "--neg", "n", "--output", dir / "c", "--max-scale", "0.5"}), 2,
                 "--max-scale");
-    check_eval_error(run_eval({"compare", "--plot", dir / "p.png"}), 2, "compare");
+    check_error(run_eval({"compare", "--plot", dir / "p.png"}), 2, "compare");
     CHECK(cascade::test::files_under(dir.path).empty());
 }
 
@@ -78,20 +78,20 @@ TEST_CASE("cascade-eval: bad input files give one line naming the file, exit cod
                "\"model\": \"m\", \"positives\": 1, \"units\": 1, \"images\": 1, \"curve\": []}]}");
     const std::string json = out / "r.json", plot = out / "r.png";
 
-    check_eval_error(run_eval({"window", "--model", dir / "missing.xml", "--pos", dir.path.string(), "--neg",
+    check_error(run_eval({"window", "--model", dir / "missing.xml", "--pos", dir.path.string(), "--neg",
                           dir.path.string(), "--json", json}),
                 1, "missing.xml");
-    check_eval_error(run_eval({"window", "--model", dir / "broken.xml", "--pos", dir.path.string(), "--neg",
+    check_error(run_eval({"window", "--model", dir / "broken.xml", "--pos", dir.path.string(), "--neg",
                           dir.path.string(), "--json", json}),
                 1, "broken.xml");
-    check_eval_error(run_eval({"window", "--model", kHogModel, "--pos", dir / "nothing", "--neg", dir.path.string(),
+    check_error(run_eval({"window", "--model", kHogModel, "--pos", dir / "nothing", "--neg", dir.path.string(),
                           "--json", json}),
                 1, "nothing");
-    check_eval_error(run_eval({"image", "--model", kHogModel, "--annotations", dir / "inverted.txt", "--json", json}), 1,
+    check_error(run_eval({"image", "--model", kHogModel, "--annotations", dir / "inverted.txt", "--json", json}), 1,
                 "inverted.txt");
-    check_eval_error(run_eval({"compare", dir / "not.json", "--plot", plot}), 1, "not.json");
-    check_eval_error(run_eval({"compare", dir / "other.json", "--plot", plot}), 1, "other.json");
-    check_eval_error(run_eval({"compare", dir / "window.json", dir / "image.json", "--plot", plot}), 1, "image.json");
+    check_error(run_eval({"compare", dir / "not.json", "--plot", plot}), 1, "not.json");
+    check_error(run_eval({"compare", dir / "other.json", "--plot", plot}), 1, "other.json");
+    check_error(run_eval({"compare", dir / "window.json", dir / "image.json", "--plot", plot}), 1, "image.json");
     CHECK(cascade::test::files_under(out.path).empty());
 
     // The two well-formed files do compare on their own.

@@ -156,15 +156,15 @@ TEST_CASE("cascade-eval image --detections matches images by path, then by uniqu
 
     // An annotated image the run did not read is an error naming it, not an image without detections.
     write_text(dir / "partial.json", run_json({x, z, w}, {detection(x, 0, 0, 10, 10, "1")}));
-    check_eval_error(run_eval({"image", "--detections", dir / "partial.json", "--annotations", dir / "truth.txt"}), 1,
+    check_error(run_eval({"image", "--detections", dir / "partial.json", "--annotations", dir / "truth.txt"}), 1,
                 "partial.json: the run did not read 1 of the 4 annotated images, e.g. '" + (dir / "a/y.png") + "'");
     // Two files of the run named y.png, neither at its path: which is meant is unknown.
     write_text(dir / "twice.json", run_json({x, z, w, "/p/y.png", "/q/y.png"}, {}));
-    check_eval_error(run_eval({"image", "--detections", dir / "twice.json", "--annotations", dir / "truth.txt"}), 1,
+    check_error(run_eval({"image", "--detections", dir / "twice.json", "--annotations", dir / "truth.txt"}), 1,
                 "2 of its files and 1 annotated images are named 'y.png'");
     // One image read twice, under two spellings of its path.
     write_text(dir / "again.json", run_json({x, dir / "a/y.png", z, w, dir / "a/./x.png"}, {}));
-    check_eval_error(run_eval({"image", "--detections", dir / "again.json", "--annotations", dir / "truth.txt"}), 1,
+    check_error(run_eval({"image", "--detections", dir / "again.json", "--annotations", dir / "truth.txt"}), 1,
                 "again.json: the run read one image twice");
 }
 
@@ -206,7 +206,7 @@ TEST_CASE("cascade-eval image --detections: malformed runs and conflicting optio
     for (const auto& [name, text] : files) write_text(dir / name, text);
     for (const auto& [name, problem] : problems) {
         CAPTURE(name);
-        check_eval_error(run_eval({"image", "--detections", dir / name, "--annotations", dir / "truth.txt", "--json", json}),
+        check_error(run_eval({"image", "--detections", dir / name, "--annotations", dir / "truth.txt", "--json", json}),
                     1, dir / name + ": " + problem);
     }
 
@@ -220,11 +220,11 @@ TEST_CASE("cascade-eval image --detections: malformed runs and conflicting optio
         args.insert(args.end(), more.begin(), more.end());
         return run_eval(args);
     };
-    check_eval_error(with({"--model", kHogModel}), 2, "--detections: cannot be combined with --model");
-    check_eval_error(with({"--group", "opencv"}), 2, "--group: applies to --model only");
-    check_eval_error(with({"--stride", "4"}), 2, "--stride: applies to --model only");
-    check_eval_error(with({"--label", "a", "--label", "b"}), 2, "--label: give one per --detections (1)");
-    check_eval_error(run_eval({"image", "--annotations", dir / "truth.txt"}), 2, "--model");
+    check_error(with({"--model", kHogModel}), 2, "--detections: cannot be combined with --model");
+    check_error(with({"--group", "opencv"}), 2, "--group: applies to --model only");
+    check_error(with({"--stride", "4"}), 2, "--stride: applies to --model only");
+    check_error(with({"--label", "a", "--label", "b"}), 2, "--label: give one per --detections (1)");
+    check_error(run_eval({"image", "--annotations", dir / "truth.txt"}), 2, "--model");
     CHECK(run_eval({"image", "--help"}).out.find("(--model FILE | --detections RUN.json)") != std::string::npos);
     CHECK(files_under(out.path).empty());
 
