@@ -180,12 +180,19 @@ struct GroupEnds {
 };
 
 // The shared-memory strategy: one block of kSharedThreads takes a 32 x 32 tile of positions through every group.
-// Between groups its survivors (tile index, and the running sum where the model carries one from stage to
-// stage) are compacted in place in one shared-memory list, a warp at a time (ballot: one shared atomic per warp;
-// positions stay in order within a warp, which keeps a warp's windows in few rows of the tile). One list, not
-// two: two lists, each warp on its own chunks with one barrier per group, took 4% longer (less L1 is left for
-// the response tables). A tile index with kAcceptedIndex set is a window accepted early, passed on
-// unevaluated. Accepted windows go straight to the output list (one global atomic per warp).
+// Between groups its survivors are listed in shared memory as tile positions (kAcceptedIndex set: a window
+// accepted early, passed on unevaluated); a model's running sum stays at the window's position. Accepted
+// windows go straight to the output list (one global atomic per warp).
+//
+// The order of each list sets the cost of the next group: the 32 windows of a warp read their corners at the
+// same offsets from their origins, so windows whose origins lie in one shared-memory bank (their bank class)
+// make every corner load take one more wavefront. Survivors cluster, and a list in position order cost 2.2
+// wavefronts per load in the later groups where one would do. So each survivor takes a rank from a shared
+// counter of its class, and the list holds rank 0 of every class, then rank 1, ...: a warp's windows then share
+// a bank only where its 32 entries straddle two ranks (1.6 wavefronts per load; docs/benchmarks.md).
+// Every class has 32 positions in a tile (one in each row), so a rank fits 5 bits of the entry while a group
+// runs. Each thread ranks the survivors of its own slots in place, so a group needs no barrier until its
+// survivors are ordered into the other list.
 // Once a group leaves at most `warp_tail` survivors, the rest of the cascade runs one warp per survivor
 // (WarpResponses) instead of one thread: a handful of windows would otherwise take their remaining weak
 // learners one after another in a thread or two while the block's other warps wait at its barriers.
@@ -194,13 +201,18 @@ struct GroupEnds {
 constexpr int kSharedThreads = 128;
 constexpr int kSharedWarps = kSharedThreads / 32;
 constexpr int kSharedList = kSharedTileRows * kTileWidth;
+constexpr std::uint16_t kPositionBits = kSharedList - 1;
+constexpr int kRankShift = 10;  // while a group's survivors are ranked: bits 10..14 of an entry
+constexpr std::uint16_t kRankBits = 31 << kRankShift;
 constexpr std::uint16_t kAcceptedIndex = 0x8000;
-static_assert(kSharedList <= kAcceptedIndex, "tile indices leave the top bit free");
+static_assert(kSharedList == 1 << kRankShift && kTileWidth == 32, "a tile index takes the low 10 bits");
+static_assert(kSharedList / kSharedThreads <= 32, "a thread's slots fit one bit mask");
 
-// Bytes of the survivor list: tile indices, then running sums for a model that carries them between stages
-// (SumPolicy::running; with per_stage sums every stage starts from zero).
+// Bytes of the two survivor lists (tile indices), then of the running sums by position for a model that
+// carries them between stages (SumPolicy::running; with per_stage sums every stage starts from zero).
 __host__ __device__ int shared_list_bytes(SumPolicy policy) {
-    return kSharedList * static_cast<int>(sizeof(std::uint16_t) + (policy == SumPolicy::running ? sizeof(double) : 0));
+    return kSharedList *
+           static_cast<int>(2 * sizeof(std::uint16_t) + (policy == SumPolicy::running ? sizeof(double) : 0));
 }
 
 template <class Integrals, bool kTiled, bool kStumps>
@@ -209,45 +221,84 @@ __global__ void __launch_bounds__(kSharedThreads, 12) shared_lists_kernel(ModelR
                                                                       std::uint8_t* stage0_rejected, Survivor* accepted,
                                                                       int* counts) {
     const bool carry_sums = m.policy == SumPolicy::running;
-    std::uint16_t* index = reinterpret_cast<std::uint16_t*>(dynamic_smem);  // [kSharedList]
-    double* sums = reinterpret_cast<double*>(dynamic_smem + kSharedList * sizeof(std::uint16_t));  // if carry_sums
+    // Two lists of kSharedList entries: the group's at `list`, the next group's at the other offset.
+    auto* lists = reinterpret_cast<std::uint16_t*>(dynamic_smem);
+    int list = 0;
+    double* sums = reinterpret_cast<double*>(dynamic_smem + 2 * kSharedList * sizeof(std::uint16_t));  // by position
     __shared__ int count[kMaxGroups];
+    __shared__ unsigned class_count[32];  // survivors of the group so far, per bank class
+    __shared__ unsigned rank_classes[32];  // the classes with a survivor of rank k
+    __shared__ int rank_first[32];         // the list slot of rank k's first survivor
     const int li = find_level(lv.levels, lv.count, blockIdx.x, &GpuLevel::first_shared_tile);
     const GpuLevel l = lv.levels[li];
     const int t = blockIdx.x - l.first_shared_tile;
     const int gx0 = (t % l.tiles_x) * kTileWidth, gy0 = (t / l.tiles_x) * kSharedTileRows;
     const int last = groups.count - 1, lane = threadIdx.x % 32;
     if (threadIdx.x < kMaxGroups) count[threadIdx.x] = 0;
+    if (threadIdx.x < 32) class_count[threadIdx.x] = 0;
     auto* tile = reinterpret_cast<std::uint32_t*>(dynamic_smem + shared_list_bytes(m.policy));
     const auto sampler = block_sampler<kTiled>(integrals, m, l, gx0, gy0, kSharedTileRows, tile);
     __syncthreads();
 
+    auto x_of = [&](int entry) { return (gx0 + (entry & kPositionBits) % kTileWidth) * l.step; };
+    auto y_of = [&](int entry) { return (gy0 + (entry & kPositionBits) / kTileWidth) * l.step; };
+    // The bank of the window's origin in the tile, for one step: windows of one class conflict.
+    auto bank_class = [&](int entry) {
+        const int p = entry & kPositionBits;
+        return static_cast<int>(static_cast<unsigned>(p / kTileWidth * m.tile_pitch + p % kTileWidth) % 32);
+    };
     // Accepted windows to the output; called by every lane of a warp.
     auto emit = [&](bool on, std::uint16_t entry, double sum) {
         const unsigned mask = __ballot_sync(0xffffffffu, on);
         if (mask == 0) return;
         int base = lane == 0 ? atomicAdd(&counts[last], __popc(mask)) : 0;
         base = __shfl_sync(0xffffffffu, base, 0) + __popc(mask & ((1u << lane) - 1));
-        const int p = entry & ~kAcceptedIndex;
         if (on)
-            accepted[base] = {static_cast<std::uint16_t>((gx0 + p % kTileWidth) * l.step),
-                              static_cast<std::uint16_t>((gy0 + p / kTileWidth) * l.step), li, sum};
+            accepted[base] = {static_cast<std::uint16_t>(x_of(entry)), static_cast<std::uint16_t>(y_of(entry)), li,
+                              sum};
     };
-    // Survivors of group g to the list (the output after the last group); called by every lane of a warp.
-    auto keep = [&](bool on, int g, std::uint16_t entry, double sum) {
+    // A survivor of group g in the thread's slot i: to the output after the last group; otherwise ranked in its
+    // class, in place, and marked in `kept`. Called by every lane of a warp.
+    auto keep = [&](bool on, int g, int i, std::uint16_t entry, double sum, unsigned& kept) {
         if (g == last) return emit(on, entry, sum);
-        const unsigned mask = __ballot_sync(0xffffffffu, on);
-        if (mask == 0) return;
-        int slot = lane == 0 ? atomicAdd(&count[g], __popc(mask)) : 0;
-        slot = __shfl_sync(0xffffffffu, slot, 0) + __popc(mask & ((1u << lane) - 1));
         if (!on) return;
-        index[slot] = entry;
-        if (carry_sums) sums[slot] = sum;
+        lists[list + i] =
+            static_cast<std::uint16_t>(entry | atomicAdd(&class_count[bank_class(entry)], 1u) << kRankShift);
+        if (carry_sums) sums[entry & kPositionBits] = sum;
+        kept |= 1u << (i / kSharedThreads);
     };
-    auto x_of = [&](int entry) { return (gx0 + (entry & ~kAcceptedIndex) % kTileWidth) * l.step; };
-    auto y_of = [&](int entry) { return (gy0 + (entry & ~kAcceptedIndex) / kTileWidth) * l.step; };
+    // Lists group g's ranked survivors (the slots marked in each thread's `kept`) by (rank, class) for the next
+    // group, and sets count[g]. Every thread calls it; it synchronises.
+    auto order = [&](int g, unsigned kept) {
+        __syncthreads();
+        if (threadIdx.x < 32) {
+            const unsigned have = class_count[lane];
+            class_count[lane] = 0;
+            int first = 0;
+            for (unsigned k = 0; k < 32; ++k) {  // uniform: ends after the highest rank
+                const unsigned classes = __ballot_sync(0xffffffffu, have > k);
+                if (classes == 0) break;
+                if (lane == k) {
+                    rank_classes[k] = classes;
+                    rank_first[k] = first;
+                }
+                first += __popc(classes);
+            }
+            if (lane == 0) count[g] = first;
+        }
+        __syncthreads();
+        for (; kept != 0; kept &= kept - 1) {
+            const std::uint16_t entry = lists[list + threadIdx.x + (__ffs(kept) - 1) * kSharedThreads];
+            const int k = (entry & kRankBits) >> kRankShift;
+            lists[(list ^ kSharedList) + rank_first[k] + __popc(rank_classes[k] & ((1u << bank_class(entry)) - 1))] =
+                entry & ~kRankBits;
+        }
+        __syncthreads();
+        list ^= kSharedList;
+    };
 
     const LbpCascadeView view = model_view(m);
+    unsigned kept = 0;
 #pragma unroll 1
     for (int p = threadIdx.x; p < kSharedList; p += kSharedThreads) {
         const int gx = gx0 + p % kTileWidth, gy = gy0 + p / kTileWidth;
@@ -259,42 +310,36 @@ __global__ void __launch_bounds__(kSharedThreads, 12) shared_lists_kernel(ModelR
             if (stage0_rejected) stage0_rejected[l.first_position + gy * l.grid_width + gx] = reached == 0;
             on = reached >= groups.end[0];
         }
-        keep(on, 0, static_cast<std::uint16_t>(p | (reached > groups.end[0] ? kAcceptedIndex : 0)), sum);
+        keep(on, 0, p, static_cast<std::uint16_t>(p | (reached > groups.end[0] ? kAcceptedIndex : 0)), sum, kept);
     }
-    __syncthreads();
+    if (last > 0) order(0, kept);
 
     int g = 1;
     for (; g <= last && count[g - 1] > warp_tail; ++g) {
         const int n = count[g - 1];
-        // In place: every entry of a chunk is read before any is written back, and the slots written never
-        // pass the entries read so far.
+        kept = 0;
         for (int first = 0; first < n; first += kSharedThreads) {  // uniform per block
             const int i = first + threadIdx.x;
-            std::uint16_t entry = 0;
-            double sum = 0.0;
-            if (i < n) {
-                entry = index[i];
-                if (carry_sums) sum = sums[i];
-            }
-            __syncthreads();
             bool on = i < n;
+            std::uint16_t entry = on ? lists[list + i] : 0;
+            double sum = on && carry_sums ? sums[entry & kPositionBits] : 0.0;
             if (on && !(entry & kAcceptedIndex)) {
                 const int reached = run_group<kStumps>(m, view, sampler, x_of(entry), y_of(entry), groups.end[g - 1],
-                                              groups.end[g], sum);
+                                                       groups.end[g], sum);
                 on = reached >= groups.end[g];
                 if (reached > groups.end[g]) entry |= kAcceptedIndex;
             }
-            keep(on, g, entry, sum);
+            keep(on, g, i, entry, sum, kept);
         }
-        __syncthreads();
+        if (g < last) order(g, kept);
     }
 
     if (g <= last) {
         // The tail, one warp per survivor; only counters and the output are written, so the list stays as read.
         const int n = count[g - 1];
         for (int i = threadIdx.x / 32; i < n; i += kSharedWarps) {  // uniform per warp
-            std::uint16_t entry = index[i];
-            double sum = carry_sums ? sums[i] : 0.0;
+            std::uint16_t entry = lists[list + i];
+            double sum = carry_sums ? sums[entry & kPositionBits] : 0.0;
             const WarpResponses<decltype(window_at<kStumps>(m, view, sampler, 0, 0))> responses{
                 window_at<kStumps>(m, view, sampler, x_of(entry), y_of(entry)), weak_count(view), nullptr};
             int h = g;

@@ -153,7 +153,7 @@ struct LbpGpuDetector::Impl {
                 ty.insert(ty.end(), y.begin(), y.end());
             }
             level_pixels.resize(static_cast<std::size_t>(std::max<long long>(layout.pixel_bytes, 1)));
-            // Row padding is read (integrate_tile loads whole words) but never summed; zeroed all the same.
+            // Row padding is never read; zeroed all the same, so that no byte of the buffer is undefined.
             CASCADE_CUDA_CHECK(cudaMemsetAsync(level_pixels.get(), 0, static_cast<std::size_t>(layout.pixel_bytes), s));
             taps_x.resize(tx.size());
             taps_y.resize(ty.size());

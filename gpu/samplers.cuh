@@ -83,7 +83,7 @@ struct LevelPixels {
     const std::uint8_t* base;
     struct Level {
         const std::uint8_t* pixels;
-        int stride;  // bytes per row, a multiple of 4; a row can be read 3 bytes past its last pixel
+        int stride;  // bytes per row (GpuLevel::pixel_stride)
     };
     __device__ __forceinline__ Level level(const GpuLevel& l) const { return {base + l.pixel_offset, l.pixel_stride}; }
 };
@@ -91,37 +91,24 @@ struct LevelPixels {
 // The integral tile of `r` built from the level's pixels instead of copied from its integral image: word (i, j)
 // = the sum of pixels [r.x0, r.x0 + j) x [r.y0, r.y0 + i), so row 0 and column 0 are zero. That differs from
 // the level's integral by terms that cancel in every rectangle sum (I(x, y) - I(x0, y) - I(x, y0) + I(x0, y0)),
-// so the cascade reads the same cell sums, exactly. Every thread of the block calls it; it synchronises.
-// requires: r.x0 a multiple of 4; `pitch` odd (the row pass, one thread per row, then hits 32 banks).
+// so the cascade reads the same cell sums, exactly. Two passes, one thread per line each: columns straight from
+// the pixels (a warp reads 32 consecutive bytes of a row and writes 32 consecutive words), then rows in place.
+// Every thread of the block calls it; it synchronises.
+// requires: `pitch` odd (the row pass, one thread per row, then hits 32 banks).
 __device__ __forceinline__ TileIntegral integrate_tile(const LevelPixels::Level& src, std::uint32_t* words,
                                                        const TileRegion& r, int pitch) {
-    const int lane = threadIdx.x % 32, warps = blockDim.x / 32;
-    const int quads = (r.width + 2) / 4;  // 32-bit words covering the r.width - 1 pixel columns
-    // A warp copies rows_at_once rows side by side (two for the 57-word tiles of a 24 x 24 window).
-    const int per_row = min(quads, 32), rows_at_once = 32 / per_row, sub = lane / per_row;
     for (int j = threadIdx.x; j < r.width; j += blockDim.x) words[j] = 0;
     for (int i = threadIdx.x; i < r.height; i += blockDim.x) words[i * pitch] = 0;
-    for (int i = threadIdx.x / 32 * rows_at_once + sub; sub < rows_at_once && i + 1 < r.height;
-         i += warps * rows_at_once) {
-        const auto* row = reinterpret_cast<const std::uint32_t*>(src.pixels + (r.y0 + i) * src.stride + r.x0);
-        std::uint32_t* out = words + (i + 1) * pitch + 1;
-        for (int q = lane % per_row; q < quads; q += per_row) {
-            const std::uint32_t four = __ldg(row + q);
-#pragma unroll
-            for (int k = 0; k < 4; ++k)
-                if (4 * q + k + 1 < r.width) out[4 * q + k] = (four >> (8 * k)) & 255u;
-        }
+    for (int j = threadIdx.x + 1; j < r.width; j += blockDim.x) {  // columns
+        const std::uint8_t* column = src.pixels + r.y0 * src.stride + r.x0 + j - 1;
+        std::uint32_t sum = 0;
+        for (int i = 1; i < r.height; ++i) words[i * pitch + j] = sum += __ldg(column + (i - 1) * src.stride);
     }
     __syncthreads();
-    for (int i = threadIdx.x + 1; i < r.height; i += blockDim.x) {  // rows: one thread each
+    for (int i = threadIdx.x + 1; i < r.height; i += blockDim.x) {  // rows
         std::uint32_t* row = words + i * pitch;
         std::uint32_t sum = 0;
         for (int j = 1; j < r.width; ++j) row[j] = sum += row[j];
-    }
-    __syncthreads();
-    for (int j = threadIdx.x + 1; j < r.width; j += blockDim.x) {  // columns: one thread each
-        std::uint32_t sum = 0;
-        for (int i = 1; i < r.height; ++i) words[i * pitch + j] = sum += words[i * pitch + j];
     }
     __syncthreads();
     return {words, pitch, r.x0, r.y0};
