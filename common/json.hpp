@@ -1,6 +1,6 @@
 // A small strict JSON reader (RFC 8259): enough to read cascade-detect's reports back (cascade-eval image
 // --detections, the tests). The whole text must be one value; \u escapes become UTF-8; numbers are doubles;
-// nesting deeper than 256 levels is refused. No OpenCV.
+// nesting deeper than 256 levels is refused. And the one writer the tools' reports share: json_quoted. No OpenCV.
 #pragma once
 
 #include <stdexcept>
@@ -33,5 +33,9 @@ public:
 
 // Throws JsonError "line L: <problem>" when `text` is not exactly one JSON value.
 Json parse_json(const std::string& text);
+
+// `text` as a JSON string literal: quoted, with '"', '\\' and control characters escaped (bytes >= 0x80 pass
+// through, so UTF-8 stays UTF-8). parse_json(json_quoted(t)).text == t.
+std::string json_quoted(const std::string& text);
 
 }  // namespace cascade

@@ -6,32 +6,11 @@
 
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
+#include "common/json.hpp"
 
 namespace cascade::detect {
 
 namespace {
-
-std::string json_string(const std::string& text) {
-    std::string out = "\"";
-    for (const char c : text) {
-        switch (c) {
-            case '"': out += "\\\""; break;
-            case '\\': out += "\\\\"; break;
-            case '\n': out += "\\n"; break;
-            case '\r': out += "\\r"; break;
-            case '\t': out += "\\t"; break;
-            default:
-                if (static_cast<unsigned char>(c) < 0x20) {
-                    char escaped[8];
-                    std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned>(c));
-                    out += escaped;
-                } else {
-                    out += c;
-                }
-        }
-    }
-    return out + "\"";
-}
 
 std::string number(double value, int digits) {
     char text[40];
@@ -67,19 +46,19 @@ std::string csv_field(const std::string& text) {
 
 std::string format_json(const Report& report, const Options& options) {
     std::ostringstream out;
-    out << "{\n  \"model\": " << json_string(report.model) << ",\n  \"backend\": " << json_string(options.backend);
+    out << "{\n  \"model\": " << json_quoted(report.model) << ",\n  \"backend\": " << json_quoted(options.backend);
     if (options.backend == "gpu")
-        out << ",\n  \"gpu\": {\"pyramid\": " << json_string(options.gpu.pyramid)
-            << ", \"compaction\": " << json_string(options.gpu.compaction) << "}";
+        out << ",\n  \"gpu\": {\"pyramid\": " << json_quoted(options.gpu.pyramid)
+            << ", \"compaction\": " << json_quoted(options.gpu.compaction) << "}";
     out << ",\n  \"model_window\": " << json_size(report.model_window)
         << ",\n  \"parameters\": " << json_parameters(options) << ",\n  \"files\": [";
     for (std::size_t i = 0; i < report.files.size(); ++i)
-        out << (i ? ",\n    " : "\n    ") << json_string(report.files[i]);
+        out << (i ? ",\n    " : "\n    ") << json_quoted(report.files[i]);
     out << (report.files.empty() ? "]" : "\n  ]") << ",\n  \"detections\": [";
     for (std::size_t i = 0; i < report.records.size(); ++i) {
         const Record& r = report.records[i];
         const Rect& box = r.detection.rect;
-        out << (i ? ",\n    " : "\n    ") << "{\"file\": " << json_string(r.file) << ", \"frame\": " << r.frame
+        out << (i ? ",\n    " : "\n    ") << "{\"file\": " << json_quoted(r.file) << ", \"frame\": " << r.frame
             << ", \"x\": " << box.x << ", \"y\": " << box.y << ", \"w\": " << box.width << ", \"h\": " << box.height
             << ", \"score\": " << number(r.detection.score, 9) << "}";
     }

@@ -6,6 +6,7 @@
 
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
+#include "common/json.hpp"
 
 namespace cascade::eval {
 
@@ -17,28 +18,11 @@ std::string number(double value) {
     return text;
 }
 
-std::string json_string(const std::string& text) {
-    std::string out = "\"";
-    for (const char c : text) {
-        if (c == '"' || c == '\\') {
-            out += '\\';
-            out += c;
-        } else if (static_cast<unsigned char>(c) < 0x20) {
-            char escaped[8];
-            std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned>(c));
-            out += escaped;
-        } else {
-            out += c;
-        }
-    }
-    return out + "\"";
-}
-
 void write_model(std::ostringstream& out, const ModelResult& m) {
-    out << "    {\"label\": " << json_string(m.label) << ", \"model\": " << json_string(m.model)
+    out << "    {\"label\": " << json_quoted(m.label) << ", \"model\": " << json_quoted(m.model)
         << ",\n     \"settings\": {";
     for (std::size_t i = 0; i < m.settings.size(); ++i)
-        out << (i ? ", " : "") << json_string(m.settings[i].first) << ": " << json_string(m.settings[i].second);
+        out << (i ? ", " : "") << json_quoted(m.settings[i].first) << ": " << json_quoted(m.settings[i].second);
     out << "},\n     \"positives\": " << m.positives << ", \"units\": " << number(m.units)
         << ", \"images\": " << m.images << ",\n     \"miss_rate_at\": [";
     for (std::size_t i = 0; i < m.miss_rate_at.size(); ++i)

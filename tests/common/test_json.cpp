@@ -1,5 +1,6 @@
 // The strict JSON reader (common/json.hpp): a cascade-detect report reads back with its values; escapes
-// become UTF-8; text that is not exactly one JSON value is refused with the line of the problem.
+// become UTF-8; text that is not exactly one JSON value is refused with the line of the problem. The writer of
+// string literals: what it writes reads back as the same bytes.
 #include <doctest/doctest.h>
 
 #include <string>
@@ -8,6 +9,7 @@
 
 using cascade::Json;
 using cascade::JsonError;
+using cascade::json_quoted;
 using cascade::parse_json;
 
 namespace {
@@ -53,6 +55,21 @@ TEST_CASE("JSON: escapes, \\u included, become the characters they name in UTF-8
     CHECK(parse_json(R"("\u20ac")").text == "\xe2\x82\xac");
     CHECK(parse_json(R"("\ud83d\ude00")").text == "\xf0\x9f\x98\x80");  // a surrogate pair: U+1F600
     CHECK(parse_json("\"caf\xc3\xa9\"").text == "caf\xc3\xa9");           // UTF-8 passes through
+}
+
+TEST_CASE("JSON: json_quoted writes literals that read back as the same bytes") {
+    // File names as users have them: quotes, backslashes (Windows paths), control characters, UTF-8.
+    const std::string texts[] = {"", "plain.png", "say \"cheese\".jpg", "C:\\data\\frame 01.png",
+                                 "tab\there\nnewline\r", std::string("nul\0byte", 8), "\x01\x1f",
+                                 "caf\xc3\xa9 \xe2\x82\xac"};
+    for (const std::string& t : texts) {
+        const std::string quoted = json_quoted(t);
+        INFO(quoted);
+        CHECK(parse_json(quoted).text == t);
+        CHECK(quoted.find('\n') == std::string::npos);  // one line, whatever the name
+    }
+    CHECK(json_quoted("a\"b") == R"("a\"b")");
+    CHECK(json_quoted("\x01") == R"("\u0001")");
 }
 
 TEST_CASE("JSON: malformed text is refused with the line of the problem") {
