@@ -3,13 +3,7 @@
 // one-line errors and that a failed run leaves no file behind. Skips with a message when the files are absent.
 #include <doctest/doctest.h>
 
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <algorithm>
-#include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 #include <opencv2/objdetect.hpp>
@@ -23,6 +17,7 @@
 
 #include "common/json.hpp"
 #include "tests/support/test_data.hpp"
+#include "tests/support/tool_run.hpp"
 
 namespace fs = std::filesystem;
 using cascade::Json;
@@ -34,76 +29,21 @@ const std::string kSamples = "/usr/share/doc/opencv-doc/examples/data/";
 
 // ---- Running the tool ----
 
-std::string read_text(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream out;
-    out << in.rdbuf();
-    return out.str();
-}
+using cascade::test::files_under;
+using cascade::test::read_text;
+using cascade::test::TempDir;
+using cascade::test::write_text;
+using Result = cascade::test::ToolResult;
 
 Json read_json(const std::string& text) { return cascade::parse_json(text); }
 
-std::string shell_quote(const std::string& s) {
-    std::string out = "'";
-    for (const char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return out + "'";
-}
-
-// A fresh folder under the system's temporary directory, removed with everything in it.
-struct TempDir {
-    fs::path path;
-    TempDir() {
-        static int counter = 0;
-        path = fs::temp_directory_path() /
-               ("cascade-detect-test-" + std::to_string(::getpid()) + "-" + std::to_string(++counter));
-        fs::remove_all(path);
-        fs::create_directories(path);
-    }
-    ~TempDir() {
-        std::error_code error;
-        fs::remove_all(path, error);
-    }
-    std::string operator/(const std::string& name) const { return (path / name).string(); }
-};
-
-struct Result {
-    int code = -1;
-    std::string out, err;
-    std::vector<std::string> err_lines;
-};
-
-// Runs cascade-detect with `args`; stdout and stderr go to files in a folder of their own, so that the
-// folders a test inspects contain only what the tool wrote.
-Result run_tool(const std::vector<std::string>& args) {
-    const TempDir logs;
-    std::string command = shell_quote(CASCADE_DETECT_EXE);
-    for (const std::string& a : args) command += " " + shell_quote(a);
-    command += " </dev/null >" + shell_quote(logs / "stdout") + " 2>" + shell_quote(logs / "stderr");
-    const int status = std::system(command.c_str());
-    Result r;
-    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-    r.out = read_text(logs / "stdout");
-    r.err = read_text(logs / "stderr");
-    std::istringstream lines(r.err);
-    for (std::string line; std::getline(lines, line);) r.err_lines.push_back(line);
-    return r;
-}
-
-std::vector<std::string> files_under(const fs::path& dir) {
-    std::vector<std::string> out;
-    if (!fs::exists(dir)) return out;
-    for (const auto& entry : fs::recursive_directory_iterator(dir)) out.push_back(entry.path().string());
-    std::sort(out.begin(), out.end());
-    return out;
-}
+Result run_tool(const std::vector<std::string>& args) { return cascade::test::run_tool(CASCADE_DETECT_EXE, args); }
 
 std::string joined(const std::vector<std::string>& lines) {
     std::string out;
     for (const auto& l : lines) out += l + "\n";
     return out;
 }
-
-void write_text(const std::string& path, const std::string& text) { std::ofstream(path, std::ios::binary) << text; }
 
 // The Debian sample files every test here needs; false (with a skip message) when one is missing.
 bool have_samples() {
@@ -133,12 +73,7 @@ std::vector<std::string> files_of(const Json& report) {
 
 // Checks the one-line error contract: exit code, a single stderr line that names `subject`, nothing on stdout.
 void check_error(const Result& r, int code, const std::string& subject) {
-    INFO("stderr: " << r.err);
-    CHECK(r.code == code);
-    REQUIRE(r.err_lines.size() == 1);
-    CHECK(r.err_lines[0].rfind("cascade-detect: error: ", 0) == 0);
-    CHECK(r.err_lines[0].find(subject) != std::string::npos);
-    CHECK(r.out.empty());
+    cascade::test::check_error(r, code, "cascade-detect", subject);
 }
 
 }  // namespace
