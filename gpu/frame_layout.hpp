@@ -26,7 +26,8 @@ constexpr int kSharedTileRows = 32;
 constexpr int kStripWidth = 32;
 // Integral images start at multiples of this many elements (128 bytes).
 constexpr int kIntegralAlign = 32;
-// Level pixel rows start at multiples of this many bytes (so a row's pixels can be read a 32-bit word at a time).
+// Level pixel rows start at multiples of this many bytes (aligned rows; the 3 bytes of slack each row keeps
+// served tile loads a word at a time, which integrate_tile no longer makes: nothing reads them now).
 constexpr int kPixelAlign = 16;
 
 struct GpuLevel {
@@ -35,7 +36,7 @@ struct GpuLevel {
     int integral_offset;   // element index of the level's integral image in the frame's integral buffer
     int integral_stride;   // elements per integral row: width + 1
     int pixel_offset;      // byte index of the level's pixels in the frame's level-pixel buffer (exact mode)
-    int pixel_stride;      // bytes per pixel row: width rounded up, with room to read 4 bytes from any pixel
+    int pixel_stride;      // bytes per pixel row: width + 3 rounded up to kPixelAlign
     int step;              // scan step in level pixels
     int grid_width;        // window positions per row (0 when the level is built but not scanned)
     int grid_height;       // rows of window positions
