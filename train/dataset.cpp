@@ -23,13 +23,17 @@ Dataset load_dataset(const DatasetSpec& spec) {
     if (spec.positives.empty()) throw InputError("--pos", "no positive source given");
     if (spec.negatives.empty()) throw InputError("--neg", "no negative source given");
     std::vector<PositiveSource> sources;
+    std::vector<std::vector<std::string>> groups_per_source;
     for (const std::string& s : spec.positives) {
         const std::vector<PositiveSource> found = find_positives(s);
         sources.insert(sources.end(), found.begin(), found.end());
+        groups_per_source.emplace_back();
+        for (const PositiveSource& f : found) groups_per_source.back().push_back(f.group);
     }
     std::vector<std::string> groups;
     for (const PositiveSource& s : sources) groups.push_back(s.group);
-    const std::vector<bool> held = trainer_holdout(groups, HoldoutOf::positives, spec.holdout, spec.seed);
+    const std::vector<bool> held =
+        trainer_holdout_by_source(groups_per_source, HoldoutOf::positives, spec.holdout, spec.seed);
     std::vector<PositiveSource> train, test;
     for (std::size_t i = 0; i < sources.size(); ++i) (held[i] ? test : train).push_back(sources[i]);
     if (train.empty()) throw InputError("--holdout", "holds out every positive: nothing is left to train on");
@@ -48,11 +52,13 @@ Dataset load_dataset(const DatasetSpec& spec) {
     data.heldout_positives = windows_of(samples);
 
     std::vector<std::string> images;
+    std::vector<std::vector<std::string>> images_per_source;
     for (const std::string& s : spec.negatives) {
-        const std::vector<std::string> found = list_images(s);
-        images.insert(images.end(), found.begin(), found.end());
+        images_per_source.push_back(list_images(s));
+        images.insert(images.end(), images_per_source.back().begin(), images_per_source.back().end());
     }
-    const std::vector<bool> held_images = trainer_holdout(images, HoldoutOf::negatives, spec.holdout, spec.seed);
+    const std::vector<bool> held_images =
+        trainer_holdout_by_source(images_per_source, HoldoutOf::negatives, spec.holdout, spec.seed);
     std::vector<std::string> train_images;
     for (std::size_t i = 0; i < images.size(); ++i)
         (held_images[i] ? data.heldout_negatives : train_images).push_back(images[i]);

@@ -22,9 +22,15 @@ std::vector<bool> held_out_by_group(const std::vector<std::string>& groups, doub
     return out;
 }
 
-std::vector<bool> trainer_holdout(const std::vector<std::string>& groups, HoldoutOf what, double fraction,
-                                  std::uint64_t seed) {
-    return held_out_by_group(groups, fraction, seed * 1000003 + static_cast<std::uint64_t>(what));
+std::vector<bool> trainer_holdout_by_source(const std::vector<std::vector<std::string>>& groups_per_source,
+                                            HoldoutOf what, double fraction, std::uint64_t seed) {
+    std::vector<bool> out;
+    for (const std::vector<std::string>& groups : groups_per_source) {
+        const std::vector<bool> held =
+            held_out_by_group(groups, fraction, seed * 1000003 + static_cast<std::uint64_t>(what));
+        out.insert(out.end(), held.begin(), held.end());
+    }
+    return out;
 }
 
 }  // namespace cascade::train

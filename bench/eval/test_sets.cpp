@@ -9,11 +9,14 @@ namespace cascade::eval {
 
 namespace {
 
-// Items whose split matches `held_out` (all of them when holdout is 0).
-std::vector<std::string> part_of(const std::vector<std::string>& items, const std::vector<std::string>& groups,
-                                 train::HoldoutOf what, double holdout, std::uint64_t seed) {
+// Items whose split matches `held_out` (all of them when holdout is 0), each source split on its own.
+std::vector<std::string> part_of(const std::vector<std::vector<std::string>>& items_per_source,
+                                 const std::vector<std::vector<std::string>>& groups_per_source, train::HoldoutOf what,
+                                 double holdout, std::uint64_t seed) {
+    std::vector<std::string> items;
+    for (const std::vector<std::string>& source : items_per_source) items.insert(items.end(), source.begin(), source.end());
     if (holdout <= 0.0) return items;
-    const std::vector<bool> held = train::trainer_holdout(groups, what, holdout, seed);
+    const std::vector<bool> held = train::trainer_holdout_by_source(groups_per_source, what, holdout, seed);
     std::vector<std::string> out;
     for (std::size_t i = 0; i < items.size(); ++i)
         if (held[i]) out.push_back(items[i]);
@@ -26,18 +29,18 @@ TestSet find_test_set(const std::vector<std::string>& positive_sources,
                       const std::vector<std::string>& negative_sources, double holdout, std::uint64_t seed) {
     if (positive_sources.empty()) throw InputError("--pos", "no positive source given");
     if (negative_sources.empty()) throw InputError("--neg", "no negative source given");
-    std::vector<std::string> crops, groups;
-    for (const std::string& source : positive_sources)
+    std::vector<std::vector<std::string>> crops, groups;
+    for (const std::string& source : positive_sources) {
+        crops.emplace_back();
+        groups.emplace_back();
         for (const train::PositiveSource& s : train::find_positives(source)) {
             if (s.box) throw InputError(source, "holds annotated boxes; the per-window protocol takes crops");
-            crops.push_back(s.path);
-            groups.push_back(s.group);
+            crops.back().push_back(s.path);
+            groups.back().push_back(s.group);
         }
-    std::vector<std::string> images;
-    for (const std::string& source : negative_sources) {
-        const std::vector<std::string> found = train::list_images(source);
-        images.insert(images.end(), found.begin(), found.end());
     }
+    std::vector<std::vector<std::string>> images;
+    for (const std::string& source : negative_sources) images.push_back(train::list_images(source));
     TestSet set{part_of(crops, groups, train::HoldoutOf::positives, holdout, seed),
                 part_of(images, images, train::HoldoutOf::negatives, holdout, seed)};
     if (set.crops.empty()) throw InputError("--holdout", "leaves no positive crop to measure on");

@@ -139,6 +139,20 @@ TEST_CASE("hold-out split keeps groups together and holds out the asked fraction
     CHECK(held_out_by_group(groups, 0.2, 5) == held);
 }
 
+TEST_CASE("trainer hold-out: each source is split on its own, so adding a source moves nothing across") {
+    std::vector<std::string> a, b;
+    for (int i = 0; i < 50; ++i) a.push_back("a/img" + std::to_string(i));
+    for (int i = 0; i < 30; ++i) b.push_back("b/img" + std::to_string(i));
+    const std::vector<bool> alone = trainer_holdout_by_source({a}, HoldoutOf::negatives, 0.2, 1);
+    const std::vector<bool> both = trainer_holdout_by_source({a, b}, HoldoutOf::negatives, 0.2, 1);
+    REQUIRE(both.size() == a.size() + b.size());
+    CHECK(std::vector<bool>(both.begin(), both.begin() + 50) == alone);
+    CHECK(std::count(alone.begin(), alone.end(), true) == 10);
+    CHECK(std::count(both.begin() + 50, both.end(), true) == 6);
+    // Positives and negatives draw from different streams: the same names need not split alike.
+    CHECK(trainer_holdout_by_source({a}, HoldoutOf::positives, 0.2, 1) != alone);
+}
+
 TEST_CASE("checkpoint files: reals read back bit-identical, a wrong kind is refused") {
     ScratchDir dir("ckpt");
     StateWriter out("test-kind", 3);

@@ -14,23 +14,28 @@ HogData find_hog_data(const std::vector<std::string>& positive_sources, const st
     if (negative_sources.empty()) throw InputError("--neg", "no negative source given");
     HogData data;
     std::vector<train::PositiveSource> sources;
-    for (const std::string& source : positive_sources)
+    std::vector<std::vector<std::string>> groups_per_source;
+    for (const std::string& source : positive_sources) {
+        groups_per_source.emplace_back();
         for (const train::PositiveSource& s : train::find_positives(source)) {
             if (s.box) throw InputError(source, "holds annotated boxes; the HoG trainer takes crops with a margin");
             sources.push_back(s);
+            groups_per_source.back().push_back(s.group);
         }
-    std::vector<std::string> groups;
-    for (const train::PositiveSource& s : sources) groups.push_back(s.group);
-    const std::vector<bool> held = train::trainer_holdout(groups, train::HoldoutOf::positives, holdout, seed);
+    }
+    const std::vector<bool> held =
+        train::trainer_holdout_by_source(groups_per_source, train::HoldoutOf::positives, holdout, seed);
     for (std::size_t i = 0; i < sources.size(); ++i) (held[i] ? data.held_positives : data.train_positives).push_back(sources[i]);
     if (data.train_positives.empty()) throw InputError("--holdout", "holds out every positive: nothing is left to train on");
 
     std::vector<std::string> images;
+    std::vector<std::vector<std::string>> images_per_source;
     for (const std::string& source : negative_sources) {
-        const std::vector<std::string> found = train::list_images(source);
-        images.insert(images.end(), found.begin(), found.end());
+        images_per_source.push_back(train::list_images(source));
+        images.insert(images.end(), images_per_source.back().begin(), images_per_source.back().end());
     }
-    const std::vector<bool> held_images = train::trainer_holdout(images, train::HoldoutOf::negatives, holdout, seed);
+    const std::vector<bool> held_images =
+        train::trainer_holdout_by_source(images_per_source, train::HoldoutOf::negatives, holdout, seed);
     std::vector<std::string> train_images, held_out_images;
     for (std::size_t i = 0; i < images.size(); ++i) (held_images[i] ? held_out_images : train_images).push_back(images[i]);
     if (train_images.empty()) throw InputError("--holdout", "holds out every negative image: nothing is left to mine");
