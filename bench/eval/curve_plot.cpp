@@ -39,8 +39,10 @@ std::string percent(double v) {
 
 std::string legend_text(Protocol protocol, const ModelResult& m) {
     if (protocol == Protocol::image) return m.label + "  (log-average MR " + percent(m.log_average_miss_rate) + ")";
+    char work[48] = "";
+    if (!m.work_unit.empty()) std::snprintf(work, sizeof work, ", %.3g %s/window", m.work_per_window, m.work_unit.c_str());
     for (const auto& [budget, miss] : m.miss_rate_at)
-        if (budget == 1e-4) return m.label + "  (MR " + percent(miss) + " at 1e-4 FPPW)";
+        if (budget == 1e-4) return m.label + "  (MR " + percent(miss) + " at 1e-4 FPPW" + work + ")";
     return m.label;
 }
 

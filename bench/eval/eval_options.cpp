@@ -39,6 +39,9 @@ Examples:
   cascade-eval window --model models/pedestrian_hog.xml --label HoG --model models/pedestrian_lbp_64x128.xml \
       --label LBP --pos ../shared/data/inria/96X160H96/Train/pos --neg ../shared/data/negatives \
       --neg ../shared/data/negatives_web --holdout 0.2 --seed 1 --json det.json --plot det.png
+  cascade-eval window --model models/pedestrian_hog.xml --reference opencv-hog \
+      --pos ../shared/data/inria/96X160H96/Train/pos --neg ../shared/data/inria/Train/neg --holdout 0.2 \
+      --seed 1 --stride 8 --scale-factor 1.2 --plot det.png     (OpenCV's HOG people detector beside it)
   cascade-eval composite --pos ../shared/data/inria/96X160H96/Train/pos --neg ../shared/data/negatives \
       --neg ../shared/data/negatives_web --holdout 0.2 --seed 1 --output composite/
   cascade-eval image --model models/pedestrian_hog.xml --annotations composite/annotations.lst \
@@ -50,7 +53,7 @@ Examples:
 )";
 
 struct Raw {
-    std::vector<std::string> models, labels, detections, positives, negatives, annotations, results;
+    std::vector<std::string> models, labels, detections, positives, negatives, annotations, results, references;
     std::string holdout, seed, stride, scale_factor, first_scale, threads, group, nms_iou, min_neighbors, min_iou,
         json, plot, swept_stages, images, max_people, min_scale, max_scale, output;
 };
@@ -201,17 +204,34 @@ po::options_description base(const char* title) {
     return o;
 }
 
+HogReference reference_of(const std::string& name) {
+    for (const HogReference r : {HogReference::opencv, HogReference::opencv_gray})
+        if (name == reference_name(r)) return r;
+    throw UsageError("--reference", "unknown reference '" + name + "' (choose opencv-hog or opencv-hog-gray)");
+}
+
 std::optional<Command> window_command(const std::vector<std::string>& args, std::ostream& help_out) {
     Raw raw;
     po::options_description o = base("Options of cascade-eval window");
     add_models(o, raw);
+    o.add_options()
+        ("reference", po::value(&raw.references)->value_name("NAME"),
+         "a reference detector's curve beside the models, scored on the same windows: opencv-hog (OpenCV's "
+         "HOGDescriptor with its default people detector, Dalal and Triggs' linear SVM, on the colour images) or "
+         "opencv-hog-gray (the same on the grayscale images the cascades see); repeatable; needs a 64x128 "
+         "window's crops");
     add_split(o, raw);
     add_scan(o, raw, "4", "1.05");
     add_outputs(o, raw);
-    if (!parse(args, o, "Usage: cascade-eval window --model FILE --pos SRC --neg SRC [options]", help_out))
+    if (!parse(args, o, "Usage: cascade-eval window (--model FILE | --reference NAME)... --pos SRC --neg SRC [options]",
+               help_out))
         return std::nullopt;
     WindowCommand c;
-    c.models = models_of(raw);
+    for (const std::string& name : raw.references) c.references.push_back(reference_of(name));
+    if (raw.models.empty() && c.references.empty())
+        throw UsageError("--model", "give at least one --model or --reference");
+    if (!raw.models.empty()) c.models = models_of(raw);
+    if (raw.models.empty() && !raw.labels.empty()) throw UsageError("--label", "labels the --model curves; give a --model");
     if (raw.positives.empty()) throw UsageError("--pos", "is required");
     if (raw.negatives.empty()) throw UsageError("--neg", "is required");
     c.positives = raw.positives;

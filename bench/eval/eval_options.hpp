@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "bench/eval/composite_set.hpp"
+#include "bench/eval/opencv_hog.hpp"
 #include "bench/eval/protocols.hpp"
 
 namespace cascade::eval {
@@ -28,6 +29,7 @@ struct Outputs {
 
 struct WindowCommand {
     Labelled models;
+    std::vector<HogReference> references;  // reference curves beside the models
     std::vector<std::string> positives, negatives;
     double holdout = 0.0;
     std::uint64_t seed = 1;

@@ -31,6 +31,9 @@ void write_model(std::ostringstream& out, const ModelResult& m) {
     out << "],\n";
     if (m.log_average_miss_rate >= 0.0)
         out << "     \"log_average_miss_rate\": " << number(m.log_average_miss_rate) << ",\n";
+    if (!m.work_unit.empty())
+        out << "     \"work_per_window\": " << number(m.work_per_window) << ", \"work_unit\": " << json_quoted(m.work_unit)
+            << ",\n";
     out << "     \"curve\": [";
     for (std::size_t i = 0; i < m.curve.size(); ++i)
         out << (i ? ",\n       " : "") << "[" << number(m.curve[i].false_positives) << ", "
@@ -106,6 +109,10 @@ EvalResult read_json(const std::string& path) {
                                         real_of(at["miss_rate"], path, "miss_rate"));
         if (!node["log_average_miss_rate"].empty())
             m.log_average_miss_rate = real_of(node["log_average_miss_rate"], path, "log_average_miss_rate");
+        if (!node["work_unit"].empty()) {
+            m.work_unit = static_cast<std::string>(node["work_unit"]);
+            m.work_per_window = real_of(node["work_per_window"], path, "work_per_window");
+        }
         for (const cv::FileNode& p : node["curve"]) {
             if (!p.isSeq() || p.size() != 3)
                 throw InputError(path, "a curve point is not [false positives, miss rate, threshold]");

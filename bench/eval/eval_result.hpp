@@ -6,6 +6,8 @@
 //                "positives": crops or ground-truth boxes, "units": windows or images, "images": N,
 //                "miss_rate_at": [{"false_positives": 1e-4, "miss_rate": 0.27}, ...],
 //                "log_average_miss_rate": 0.5 (per-image protocol only),
+//                "work_per_window": 5.4, "work_unit": "blocks" (per-window protocol only: the detector's average
+//                work on the negative windows, in blocks for HoG, weak learners for LBP),
 //                "curve": [[false positives per unit, miss rate, threshold], ...]}]}
 // Settings values are strings, so a file reads back exactly as written.
 #pragma once
@@ -30,6 +32,8 @@ struct ModelResult {
     std::vector<CurvePoint> curve;
     std::vector<std::pair<double, double>> miss_rate_at;  // (false positives per unit, miss rate)
     double log_average_miss_rate = -1.0;                  // < 0: not measured (per-window protocol)
+    double work_per_window = 0.0;                         // average over the negative windows
+    std::string work_unit;                                // empty: not measured (per-image protocol)
 };
 
 struct EvalResult {

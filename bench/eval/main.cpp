@@ -10,6 +10,7 @@
 #include "bench/eval/curve_plot.hpp"
 #include "bench/eval/detection_run.hpp"
 #include "bench/eval/eval_options.hpp"
+#include "bench/eval/opencv_hog.hpp"
 #include "common/error.hpp"
 #include "common/model_io.hpp"
 #include "detect/usage_error.hpp"
@@ -62,6 +63,7 @@ void print_summary(const EvalResult& result, std::ostream& out) {
             out << " " << percent_text(miss) << " at " << real_text(budget);
         if (result.protocol == Protocol::image)
             out << "; log-average miss rate " << percent_text(m.log_average_miss_rate);
+        if (!m.work_unit.empty()) out << "; " << real_text(m.work_per_window) << " " << m.work_unit << " per window";
         out << "\n";
     }
 }
@@ -90,17 +92,21 @@ void run(const WindowCommand& c) {
     std::cerr << "window protocol: " << set.crops.size() << " positive crops, " << set.negative_images.size()
               << " negative images, " << scan_text(c.scan) << "\n";
     EvalResult result{Protocol::window, {}};
-    for (std::size_t i = 0; i < models.size(); ++i) {
-        ModelResult r = window_protocol(models[i], set, c.scan);
-        r.label = c.models.labels[i];
-        r.model = c.models.files[i];
+    const auto measure = [&](const WindowScorer& scorer, const std::string& label, const std::string& model) {
+        ModelResult r = window_protocol(scorer, set, c.scan.threads);
+        r.label = label;
+        r.model = model;
         r.settings.insert(r.settings.end(), {{"pos", joined(c.positives)},
                                              {"neg", joined(c.negatives)},
                                              {"holdout", real_text(c.holdout)},
                                              {"seed", std::to_string(c.seed)}});
         add_scan_settings(c.scan, r);
         result.models.push_back(std::move(r));
-    }
+    };
+    for (std::size_t i = 0; i < models.size(); ++i)
+        measure(cascade_scorer(models[i], c.scan), c.models.labels[i], c.models.files[i]);
+    for (const HogReference reference : c.references)
+        measure(opencv_hog_scorer(reference, c.scan), reference_label(reference), reference_name(reference));
     write_outputs(result, c.outputs);
 }
 

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <mutex>
+#include <type_traits>
 
 #include "common/cascade_eval.hpp"
 #include "common/hog_cpu_detector.hpp"
@@ -76,13 +77,28 @@ double span_of(const Cascade& c) {
     return 2.0 * bound + 1.0;
 }
 
+// A window functor that counts the weak learners run_stages evaluates through it.
+template <class Window>
+struct CountingWindow {
+    const Window& window;
+    int* evaluated;
+
+    float operator()(int i) const {
+        ++*evaluated;
+        return window(i);
+    }
+};
+
+// The depth score of the window at (x, y); `work` gets the weak learners evaluated.
 template <class Cascade, class Features>
-double depth_score_at(const Cascade& c, const Features& features, int x, int y, double span) {
+double depth_score_at(const Cascade& c, const Features& features, int x, int y, double span, int& work) {
     const auto view = view_of(c);
     double score = 0.0;
+    work = 0;
     features.with_window(view, x, y, [&](const auto& window) {
         double sum = 0.0;
-        const int depth = run_stages(view, window, 0, view.num_stages, sum);
+        const CountingWindow<std::decay_t<decltype(window)>> counted{window, &work};
+        const int depth = run_stages(view, counted, 0, view.num_stages, sum);
         score = depth * span + sum;
     });
     return score;
@@ -104,8 +120,9 @@ std::vector<ScoredWindow> scan_scores(const Cascade& c, const GrayView& image, c
             const int rows = scan_extent(level.size.height, c.window.height);
             for (int y = 0; y < rows; y += scan.rule.stride)
                 scan_row(scan.rule, level, c.window, y, [&](int x, int wy) {
-                    const double score = depth_score_at(c, features, x, wy, span);
-                    if (score >= min_score) local.push_back({to_image(level, x, wy), score});
+                    int work = 0;
+                    const double score = depth_score_at(c, features, x, wy, span, work);
+                    if (score >= min_score) local.push_back({to_image(level, x, wy), score, work});
                     return 1;  // fixed stride: the skip rule does not apply
                 });
             std::lock_guard<std::mutex> lock(all_mutex);
@@ -126,7 +143,8 @@ double depth_span(const Model& model) {
 }
 
 double window_depth_score(const Model& model, const GrayView& image, int x, int y, double span) {
-    return std::visit([&](const auto& c) { return depth_score_at(c, features_of(c, image), x, y, span); },
+    int work = 0;
+    return std::visit([&](const auto& c) { return depth_score_at(c, features_of(c, image), x, y, span, work); },
                       model.cascade);
 }
 
@@ -137,6 +155,10 @@ std::vector<ScoredWindow> scan_depth_scores(const Model& model, const GrayView& 
 
 int stage_count(const Model& model) {
     return std::visit([](const auto& c) { return static_cast<int>(c.stages.size()); }, model.cascade);
+}
+
+const char* work_unit(const Model& model) {
+    return std::holds_alternative<HogCascade>(model.cascade) ? "blocks" : "weak learners";
 }
 
 }  // namespace cascade::eval

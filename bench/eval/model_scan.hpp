@@ -30,14 +30,18 @@ double window_depth_score(const Model& model, const GrayView& image, int x, int 
 struct ScoredWindow {
     Rect rect;     // in image coordinates
     double score;  // depth score (a float would not hold it exactly)
+    int work;      // weak learners the cascade evaluated on the window
 };
 
 // Every window of a fixed-stride scan (scan.rule.stride > 0) of every pyramid level that gets at least to
-// stage `min_depth` (0: all), through the same pyramid, resize, features and window evaluation as the CPU
+// stage `min_depth` (0: all; the work of the others is not reported), through the same pyramid, resize, features and window evaluation as the CPU
 // detectors. Order unspecified.
 std::vector<ScoredWindow> scan_depth_scores(const Model& model, const GrayView& image, const ScanParams& scan,
                                             double span, int min_depth);
 
 int stage_count(const Model& model);
+
+// What a model's weak learners are, for the work per window: "blocks" (HoG), "weak learners" (LBP).
+const char* work_unit(const Model& model);
 
 }  // namespace cascade::eval

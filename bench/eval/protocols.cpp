@@ -11,27 +11,18 @@
 
 namespace cascade::eval {
 
-ModelResult window_protocol(const Model& model, const TestSet& set, const ScanParams& scan) {
-    const Size window = window_of(model);
-    const double span = depth_span(model);
+ModelResult window_protocol(const WindowScorer& scorer, const TestSet& set, int threads) {
     ModelResult r;
     r.positives = static_cast<int>(set.crops.size());
     r.images = static_cast<int>(set.negative_images.size());
-    r.settings.emplace_back("depth_span", std::to_string(span));
+    r.settings = scorer.settings;
+    r.work_unit = scorer.work_unit;
 
     std::vector<double> hits(set.crops.size());
     parallel_for(
         r.positives,
-        [&](int i) {
-            const std::string& path = set.crops[static_cast<std::size_t>(i)];
-            const GrayImage crop = train::read_gray(path);
-            if (crop.width < window.width || crop.height < window.height)
-                throw InputError(path, "crop is " + std::to_string(crop.width) + "x" + std::to_string(crop.height) +
-                                           ", smaller than the model window");
-            hits[static_cast<std::size_t>(i)] = window_depth_score(model, crop.view(), (crop.width - window.width) / 2,
-                                                                   (crop.height - window.height) / 2, span);
-        },
-        scan.threads);
+        [&](int i) { hits[static_cast<std::size_t>(i)] = scorer.centred(set.crops[static_cast<std::size_t>(i)]); },
+        threads);
 
     // Each negative window counts at the highest hit score at or below its own (no curve point lies between
     // two hit scores); windows below every hit score never count.
@@ -39,17 +30,20 @@ ModelResult window_protocol(const Model& model, const TestSet& set, const ScanPa
     std::sort(levels.begin(), levels.end());
     levels.erase(std::unique(levels.begin(), levels.end()), levels.end());
     std::vector<double> counts(levels.size(), 0.0);
+    double work = 0.0;
     train::Progress progress("negative images", r.images);
+    std::vector<double> scores;
     for (int i = 0; i < r.images; ++i) {
-        const GrayImage image = train::read_gray(set.negative_images[static_cast<std::size_t>(i)]);
-        const std::vector<ScoredWindow> windows = scan_depth_scores(model, image.view(), scan, span, 0);
-        r.units += static_cast<double>(windows.size());
-        for (const ScoredWindow& w : windows) {
-            const auto above = std::upper_bound(levels.begin(), levels.end(), w.score);
+        scores.clear();
+        work += scorer.scan(set.negative_images[static_cast<std::size_t>(i)], scores);
+        r.units += static_cast<double>(scores.size());
+        for (const double score : scores) {
+            const auto above = std::upper_bound(levels.begin(), levels.end(), score);
             if (above != levels.begin()) counts[static_cast<std::size_t>(above - levels.begin()) - 1] += 1.0;
         }
         progress.update(i + 1);
     }
+    r.work_per_window = r.units > 0.0 ? work / r.units : 0.0;
     std::vector<ScoreCount> alarms;
     for (std::size_t k = 0; k < levels.size(); ++k)
         if (counts[k] > 0.0) alarms.push_back({levels[k], counts[k]});

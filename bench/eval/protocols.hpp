@@ -20,6 +20,7 @@
 
 #include "bench/eval/eval_result.hpp"
 #include "bench/eval/test_sets.hpp"
+#include "bench/eval/window_scorer.hpp"
 #include "common/detection.hpp"
 #include "common/model.hpp"
 #include "common/postprocess.hpp"
@@ -28,9 +29,11 @@
 
 namespace cascade::eval {
 
-// Both require scan.rule.stride > 0, decode one image at a time and show a progress bar on a terminal.
-// Throws InputError for an unreadable image or a crop smaller than the model window.
-ModelResult window_protocol(const Model& model, const TestSet& set, const ScanParams& scan);
+// The per-window protocol for any detector (a cascade: cascade_scorer; OpenCV's HOG: opencv_hog.hpp), positive
+// crops scored on `threads` workers, negative images one at a time (the scorer parallelises the scan), with a
+// progress bar on a terminal. Fills work_per_window: the scorer's work over the negative windows. Throws what
+// the scorer throws (InputError for an unreadable image or a crop smaller than the window).
+ModelResult window_protocol(const WindowScorer& scorer, const TestSet& set, int threads);
 
 struct ImageProtocolParams {
     ScanParams scan;
@@ -39,7 +42,8 @@ struct ImageProtocolParams {
     int swept_stages = 1;
 };
 
-// Requires swept_stages >= 1. Throws InputError for an unreadable image or when no image has a box.
+// Requires scan.rule.stride > 0 and swept_stages >= 1; decodes one image at a time and shows a progress bar
+// on a terminal. Throws InputError for an unreadable image or when no image has a box.
 ModelResult image_protocol(const Model& model, const std::vector<train::AnnotatedImage>& images,
                            const ImageProtocolParams& params);
 
