@@ -8,13 +8,15 @@
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include "cli/usage_error.hpp"
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
-#include "detect/usage_error.hpp"
 
 namespace fs = std::filesystem;
 
 namespace cascade::detect {
+
+using cli::UsageError;
 
 namespace {
 

@@ -1,12 +1,14 @@
 #include "detect/backend.hpp"
 
+#include "cli/usage_error.hpp"
 #include "common/hog_cpu_detector.hpp"
-#include "detect/usage_error.hpp"
 #ifdef CASCADE_GPU_BACKEND
 #include "detect/gpu_backend.hpp"
 #endif
 
 namespace cascade::detect {
+
+using cli::UsageError;
 
 namespace {
 

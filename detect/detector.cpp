@@ -2,11 +2,14 @@
 
 #include <algorithm>
 
+#include "cli/usage_error.hpp"
+#include "cli/values.hpp"
 #include "common/postprocess.hpp"
-#include "detect/usage_error.hpp"
-#include "detect/values.hpp"
 
 namespace cascade::detect {
+
+using cli::UsageError;
+using cli::size_text;
 
 namespace {
 

@@ -1,11 +1,13 @@
 #include "detect/gpu_backend.hpp"
 
+#include "cli/usage_error.hpp"
 #include "gpu/cuda_check.hpp"
 #include "gpu/hog_gpu_detector.hpp"
 #include "gpu/lbp_gpu_detector.hpp"
-#include "detect/usage_error.hpp"
 
 namespace cascade::detect {
+
+using cli::UsageError;
 
 namespace {
 

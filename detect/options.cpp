@@ -4,14 +4,21 @@
 #include <filesystem>
 #include <ostream>
 
+#include "cli/program_options.hpp"
+#include "cli/usage_error.hpp"
+#include "cli/values.hpp"
 #include "detect/backend.hpp"
-#include "detect/usage_error.hpp"
-#include "detect/values.hpp"
 
 namespace po = boost::program_options;
 namespace fs = std::filesystem;
 
 namespace cascade::detect {
+
+using cli::UsageError;
+using cli::parse_real;
+using cli::parse_int;
+using cli::parse_size;
+using cli::size_text;
 
 namespace {
 
@@ -235,17 +242,10 @@ std::optional<Options> parse_options(int argc, const char* const* argv, std::ost
     positional.add("input", -1);
 
     po::variables_map vm;
-    try {
-        const int style = po::command_line_style::default_style & ~po::command_line_style::allow_guessing;
-        po::store(po::command_line_parser(argc, argv).options(all).positional(positional).style(style).run(), vm);
-        po::notify(vm);
-    } catch (const po::error_with_option_name& e) {
-        const std::string name = e.get_option_name();
-        throw UsageError(name.empty() || name == "--input" ? "INPUT" : name, e.what());
-    } catch (const po::error& e) {
-        throw UsageError("command line", e.what());
-    }
-    if (vm.count("help")) {
+    const int style = po::command_line_style::default_style & ~po::command_line_style::allow_guessing;
+    po::command_line_parser parser(argc, argv);
+    parser.options(all).positional(positional).style(style);
+    if (!cli::parse_options(parser, vm)) {
         help_out << kUsage << "\n\n" << visible << kExamples;
         return std::nullopt;
     }

@@ -4,11 +4,13 @@
 #include <iostream>
 #include <sstream>
 
+#include "cli/json.hpp"
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
-#include "common/json.hpp"
 
 namespace cascade::detect {
+
+using cli::json_quoted;
 
 namespace {
 

@@ -4,9 +4,11 @@
 #include <cstdio>
 #include <unistd.h>
 
-#include "common/duration_text.hpp"
+#include "cli/duration_text.hpp"
 
 namespace cascade::detect {
+
+using cli::duration_text;
 
 namespace {
 

@@ -4,6 +4,8 @@
 #include <chrono>
 #include <cstdio>
 
+#include "cli/usage_error.hpp"
+#include "cli/values.hpp"
 #include "common/error.hpp"
 #include "detect/annotate.hpp"
 #include "detect/detector.hpp"
@@ -13,10 +15,11 @@
 #include "detect/model_source.hpp"
 #include "detect/outputs.hpp"
 #include "detect/progress.hpp"
-#include "detect/usage_error.hpp"
-#include "detect/values.hpp"
 
 namespace cascade::detect {
+
+using cli::UsageError;
+using cli::size_text;
 
 namespace {
 

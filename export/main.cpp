@@ -5,12 +5,16 @@
 #include <filesystem>
 #include <iostream>
 
+#include "cli/program_options.hpp"
+#include "cli/tool_main.hpp"
+#include "cli/usage_error.hpp"
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
 #include "common/model_io.hpp"
 #include "common/packed_model.hpp"
 
 namespace po = boost::program_options;
+using cascade::cli::UsageError;
 
 namespace {
 
@@ -52,43 +56,31 @@ void print_info(const cascade::Model& model, std::size_t packed_bytes) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    std::string model_path, binary_path, header_path, symbol;
-    po::options_description options(kUsage);
-    options.add_options()("help,h", "show this help")("binary", po::value(&binary_path), "write the packed binary here")(
-        "header", po::value(&header_path), "write a C++ header with the packed bytes here")(
-        "symbol", po::value(&symbol), "the array's name in the header (default: from MODEL's file name)")(
-        "info", "print what the model holds");
-    po::options_description hidden;
-    hidden.add_options()("model", po::value(&model_path));
-    po::options_description all;
-    all.add(options).add(hidden);
-    po::positional_options_description positional;
-    positional.add("model", 1);
-    po::variables_map vm;
-    try {
-        po::store(po::command_line_parser(argc, argv).options(all).positional(positional).run(), vm);
-        po::notify(vm);
-    } catch (const std::exception& e) {
-        std::cerr << "cascade-export: error: " << e.what() << "\n";
-        return 2;
-    }
-    if (vm.count("help")) {
-        std::cout << options << "\n";
-        return 0;
-    }
-    if (model_path.empty()) {
-        std::cerr << "cascade-export: error: MODEL: no model given (see --help)\n";
-        return 2;
-    }
-    if (binary_path.empty() && header_path.empty() && !vm.count("info")) {
-        std::cerr << "cascade-export: error: nothing to do: give --binary, --header or --info\n";
-        return 2;
-    }
-    if (vm.count("symbol") && symbol_from(symbol) != symbol) {
-        std::cerr << "cascade-export: error: --symbol: '" << symbol << "' is not a C++ identifier\n";
-        return 2;
-    }
-    try {
+    return cascade::cli::run_tool("cascade-export", [&] {
+        std::string model_path, binary_path, header_path, symbol;
+        po::options_description options(kUsage);
+        options.add_options()("help,h", "show this help")("binary", po::value(&binary_path), "write the packed binary here")(
+            "header", po::value(&header_path), "write a C++ header with the packed bytes here")(
+            "symbol", po::value(&symbol), "the array's name in the header (default: from MODEL's file name)")(
+            "info", "print what the model holds");
+        po::options_description hidden;
+        hidden.add_options()("model", po::value(&model_path));
+        po::options_description all;
+        all.add(options).add(hidden);
+        po::positional_options_description positional;
+        positional.add("model", 1);
+        po::variables_map vm;
+        po::command_line_parser parser(argc, argv);
+        parser.options(all).positional(positional);
+        if (!cascade::cli::parse_options(parser, vm)) {
+            std::cout << options << "\n";
+            return 0;
+        }
+        if (model_path.empty()) throw UsageError("MODEL", "no model given (see --help)");
+        if (binary_path.empty() && header_path.empty() && !vm.count("info"))
+            throw UsageError("nothing to do", "give --binary, --header or --info");
+        if (vm.count("symbol") && symbol_from(symbol) != symbol)
+            throw UsageError("--symbol", "'" + symbol + "' is not a C++ identifier");
         const cascade::Model model = cascade::load_model(model_path);
         const std::vector<std::uint8_t> packed = cascade::pack_model(model);
         if (vm.count("info")) print_info(model, packed.size());
@@ -99,9 +91,6 @@ int main(int argc, char** argv) {
             cascade::write_file_atomically(header_path,
                                            cascade::packed_model_header(packed, symbol, "from " + model_path));
         }
-    } catch (const std::exception& e) {
-        std::cerr << "cascade-export: error: " << e.what() << "\n";
-        return 1;
-    }
-    return 0;
+        return 0;
+    });
 }

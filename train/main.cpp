@@ -1,10 +1,11 @@
-// cascade-train: the toolkit's trainers, one subcommand each, sharing the dataset, progress and checkpoint
-// pieces of train/.
+// cascade-train: the toolkit's trainers, one command each (train/lbp, train/hog), sharing the data pieces of
+// data/ and the training pieces of train/.
 #include <cstring>
 #include <iostream>
 
-#include "train/hog/hog_trainer_cli.hpp"
-#include "train/lbp_command.hpp"
+#include "cli/tool_main.hpp"
+#include "train/hog/hog_command.hpp"
+#include "train/lbp/lbp_command.hpp"
 
 namespace {
 
@@ -15,8 +16,8 @@ struct Command {
 };
 
 constexpr Command kCommands[] = {
-    {"lbp", "WaldBoost cascade of multi-block LBP weak learners (for the LBP detectors)", cascade::train::lbp_command},
-    {"hog", "AdaBoost cascade of HoG-block linear SVMs (Bilgic 2010, after Zhu et al. 2006)", cascade::run_hog_trainer},
+    {"lbp", "WaldBoost cascade of multi-block LBP weak learners (for the LBP detectors)", cascade::train::lbp::command},
+    {"hog", "AdaBoost cascade of HoG-block linear SVMs (Bilgic 2010, after Zhu et al. 2006)", cascade::train::hog::command},
 };
 
 void usage(std::ostream& out) {
@@ -38,6 +39,6 @@ int main(int argc, char** argv) {
     }
     for (const Command& c : kCommands)
         if (std::strcmp(argv[1], c.name) == 0) return c.run(argc - 1, argv + 1);
-    std::cerr << "cascade-train: error: unknown command '" << argv[1] << "' (see cascade-train --help)\n";
-    return 2;
+    return cascade::cli::report_error("cascade-train", std::string("unknown command '") + argv[1] +
+                                                           "' (see cascade-train --help)", 2);
 }

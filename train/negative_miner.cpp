@@ -9,9 +9,9 @@
 #include "common/pyramid.hpp"
 #include "common/resize_exact.hpp"
 #include "common/scan.hpp"
-#include "train/image_files.hpp"
+#include "data/image_files.hpp"
+#include "data/random.hpp"
 #include "train/index_permutation.hpp"
-#include "train/random.hpp"
 
 namespace cascade::train {
 
@@ -92,11 +92,11 @@ struct NegativeMiner::Visit {
     std::vector<GrayImage> crops;
 };
 
-NegativeMiner::NegativeMiner(std::vector<NegativeImage> images, MiningParams params)
+NegativeMiner::NegativeMiner(std::vector<data::NegativeImage> images, MiningParams params)
     : images_(std::move(images)), params_(params) {
     const int n = static_cast<int>(images_.size());
-    order_ = Random(params_.seed, {kImageOrder}).permutation(n);
-    for (const NegativeImage& image : images_) {
+    order_ = data::Random(params_.seed, {kImageOrder}).permutation(n);
+    for (const data::NegativeImage& image : images_) {
         const Universe universe(image.size, params_);
         walk_of_.push_back(universe.walk_length());
         windows_of_.push_back(universe.windows);
@@ -125,11 +125,11 @@ void NegativeMiner::set_cursor(const MiningCursor& cursor) {
 }
 
 NegativeMiner::Visit NegativeMiner::visit(int image, long long start, const WindowClassifier& classifier) const {
-    const NegativeImage& info = images_[static_cast<std::size_t>(image)];
+    const data::NegativeImage& info = images_[static_cast<std::size_t>(image)];
     const Universe universe(info.size, params_);
     const IndexPermutation order(static_cast<std::uint64_t>(universe.segments()),
-                                 Random(params_.seed, {kWindowOrder, static_cast<std::uint64_t>(image)}).next());
-    const GrayImage source = read_gray(info.path);
+                                 data::Random(params_.seed, {kWindowOrder, static_cast<std::uint64_t>(image)}).next());
+    const GrayImage source = data::read_gray(info.path);
     std::vector<std::optional<GrayImage>> levels(universe.levels.size());
     std::vector<std::unique_ptr<WindowClassifier::Level>> prepared(universe.levels.size());
     Visit v;
@@ -225,9 +225,9 @@ std::vector<GrayImage> NegativeMiner::crop(const std::vector<NegativeWindow>& wi
         static_cast<int>(groups.size()),
         [&](int g) {
             const auto& [image, members] = groups[static_cast<std::size_t>(g)];
-            const NegativeImage& info = images_[static_cast<std::size_t>(image)];
+            const data::NegativeImage& info = images_[static_cast<std::size_t>(image)];
             const Universe universe(info.size, params_);
-            const GrayImage source = read_gray(info.path);
+            const GrayImage source = data::read_gray(info.path);
             std::map<int, GrayImage> levels;
             for (std::size_t i : members) {
                 const NegativeWindow& w = windows[i];

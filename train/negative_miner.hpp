@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "common/image.hpp"
-#include "train/negative_images.hpp"
+#include "data/negative_images.hpp"
 
 namespace cascade::train {
 
@@ -65,7 +65,7 @@ struct MiningBatch {
 
 class NegativeMiner {
 public:
-    NegativeMiner(std::vector<NegativeImage> images, MiningParams params);
+    NegativeMiner(std::vector<data::NegativeImage> images, MiningParams params);
 
     // Scans from the cursor until `needed` accepted windows are found or every universe is used up.
     MiningBatch mine(int needed, const WindowClassifier& classifier);
@@ -86,7 +86,7 @@ private:
     Visit visit(int image, long long start, const WindowClassifier& classifier) const;
     bool used_up(int image) const;
 
-    std::vector<NegativeImage> images_;
+    std::vector<data::NegativeImage> images_;
     MiningParams params_;
     std::vector<int> order_;             // round-robin order of the images
     std::vector<long long> windows_of_;  // universe size per image

@@ -10,8 +10,8 @@
 
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
-#include "train/progress.hpp"
-#include "train/random.hpp"
+#include "data/progress.hpp"
+#include "data/random.hpp"
 
 namespace fs = std::filesystem;
 
@@ -21,7 +21,7 @@ namespace {
 
 constexpr int kPlacementTries = 50;
 
-double uniform(train::Random& random) { return static_cast<double>(random.next() >> 11) * 0x1.0p-53; }
+double uniform(data::Random& random) { return static_cast<double>(random.next() >> 11) * 0x1.0p-53; }
 
 cv::Mat read_colour(const std::string& path) {
     cv::Mat image = cv::imread(path, cv::IMREAD_COLOR);
@@ -73,12 +73,12 @@ void write_composite_set(const TestSet& set, const CompositeParams& params, cons
     fs::create_directories(fs::path(folder) / "images");
     fs::create_directories(fs::path(folder) / "annotations");
     std::string list;
-    train::Progress progress("pictures", params.images);
-    train::Random order_random(params.seed, {0x636f6d706f73ull});
+    data::Progress progress("pictures", params.images);
+    data::Random order_random(params.seed, {0x636f6d706f73ull});
     const std::vector<int> order = order_random.permutation(static_cast<int>(set.negative_images.size()));
     int placed_people = 0;
     for (int n = 0; n < params.images; ++n) {
-        train::Random random(params.seed, {0x636f6d706f73ull, static_cast<std::uint64_t>(n)});
+        data::Random random(params.seed, {0x636f6d706f73ull, static_cast<std::uint64_t>(n)});
         const std::string& background = set.negative_images[static_cast<std::size_t>(order[n % order.size()])];
         cv::Mat picture = read_colour(background);
         const int people = 1 + static_cast<int>(random.below(static_cast<std::uint64_t>(params.max_people)));

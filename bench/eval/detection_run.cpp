@@ -8,12 +8,16 @@
 #include <sstream>
 #include <unordered_map>
 
+#include "cli/json.hpp"
 #include "common/error.hpp"
-#include "common/json.hpp"
 
 namespace fs = std::filesystem;
 
 namespace cascade::eval {
+
+using cli::Json;
+using cli::JsonError;
+using cli::parse_json;
 
 namespace {
 
@@ -129,7 +133,7 @@ DetectionRun read_detection_run(const std::string& path) {
     return run;
 }
 
-RunOnImages detections_on(const DetectionRun& run, const std::vector<train::AnnotatedImage>& images) {
+RunOnImages detections_on(const DetectionRun& run, const std::vector<data::AnnotatedImage>& images) {
     constexpr std::size_t kNone = static_cast<std::size_t>(-1);
     std::vector<std::size_t> file_of(images.size(), kNone);
     std::vector<bool> used(run.files.size(), false);

@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "common/detection.hpp"
-#include "train/annotations.hpp"
+#include "data/annotations.hpp"
 
 namespace cascade::eval {
 
@@ -41,6 +41,6 @@ struct RunOnImages {
     int left_out = 0;                                 // files of the run that are no annotated image
 };
 
-RunOnImages detections_on(const DetectionRun& run, const std::vector<train::AnnotatedImage>& images);
+RunOnImages detections_on(const DetectionRun& run, const std::vector<data::AnnotatedImage>& images);
 
 }  // namespace cascade::eval

@@ -4,8 +4,9 @@
 #include <filesystem>
 #include <utility>
 
-#include "detect/usage_error.hpp"
-#include "detect/values.hpp"
+#include "cli/program_options.hpp"
+#include "cli/usage_error.hpp"
+#include "cli/values.hpp"
 
 namespace po = boost::program_options;
 namespace fs = std::filesystem;
@@ -14,9 +15,9 @@ namespace cascade::eval {
 
 namespace {
 
-using detect::parse_int;
-using detect::parse_real;
-using detect::UsageError;
+using cli::parse_int;
+using cli::parse_real;
+using cli::UsageError;
 
 constexpr const char* kUsage = R"(Usage: cascade-eval COMMAND [options]
 
@@ -96,20 +97,12 @@ void add_scan(po::options_description& o, Raw& raw, const char* stride_default, 
 bool parse(const std::vector<std::string>& args, const po::options_description& options, const char* synopsis,
            std::ostream& help_out, const po::positional_options_description* positional = nullptr) {
     po::variables_map vm;
-    try {
-        po::command_line_parser parser(args);
-        parser.options(options);
-        if (positional) parser.positional(*positional);
-        po::store(parser.run(), vm);
-        po::notify(vm);
-    } catch (const po::error& e) {
-        throw UsageError("options", e.what());
-    }
-    if (vm.count("help")) {
-        help_out << synopsis << "\n\n" << options;
-        return false;
-    }
-    return true;
+    po::command_line_parser parser(args);
+    parser.options(options);
+    if (positional) parser.positional(*positional);
+    if (cli::parse_options(parser, vm)) return true;
+    help_out << synopsis << "\n\n" << options;
+    return false;
 }
 
 std::string required_one(const std::string& value, const char* option) {

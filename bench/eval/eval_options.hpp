@@ -1,5 +1,5 @@
 // cascade-eval's command line: one subcommand per job, each parsed strictly into its options struct.
-// Bad options throw detect::UsageError (exit code 2) naming the option; --help prints the usage and gives
+// Bad options throw cli::UsageError (exit code 2) naming the option; --help prints the usage and gives
 // nullopt.
 #pragma once
 

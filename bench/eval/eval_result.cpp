@@ -4,11 +4,13 @@
 #include <opencv2/core.hpp>
 #include <sstream>
 
+#include "cli/json.hpp"
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
-#include "common/json.hpp"
 
 namespace cascade::eval {
+
+using cli::json_quoted;
 
 namespace {
 

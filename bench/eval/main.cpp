@@ -11,10 +11,10 @@
 #include "bench/eval/detection_run.hpp"
 #include "bench/eval/eval_options.hpp"
 #include "bench/eval/opencv_hog.hpp"
+#include "cli/tool_main.hpp"
 #include "common/error.hpp"
 #include "common/model_io.hpp"
-#include "detect/usage_error.hpp"
-#include "train/annotations.hpp"
+#include "data/annotations.hpp"
 
 namespace {
 
@@ -124,10 +124,10 @@ const char* grouping_text(Grouping g) {
     return "?";
 }
 
-std::vector<train::AnnotatedImage> read_all_annotations(const std::vector<std::string>& sources) {
-    std::vector<train::AnnotatedImage> images;
+std::vector<data::AnnotatedImage> read_all_annotations(const std::vector<std::string>& sources) {
+    std::vector<data::AnnotatedImage> images;
     for (const std::string& source : sources) {
-        const std::vector<train::AnnotatedImage> found = train::read_annotations(source);
+        const std::vector<data::AnnotatedImage> found = data::read_annotations(source);
         images.insert(images.end(), found.begin(), found.end());
     }
     return images;
@@ -137,7 +137,7 @@ std::vector<train::AnnotatedImage> read_all_annotations(const std::vector<std::s
 void run_detections(const ImageCommand& c) {
     std::vector<DetectionRun> runs;  // all read and matched first: a bad one stops the run before any output
     for (const std::string& path : c.detections.files) runs.push_back(read_detection_run(path));
-    const std::vector<train::AnnotatedImage> images = read_all_annotations(c.annotations);
+    const std::vector<data::AnnotatedImage> images = read_all_annotations(c.annotations);
     std::vector<RunOnImages> matched;
     for (const DetectionRun& run : runs) matched.push_back(detections_on(run, images));
     std::cerr << "image protocol: " << images.size() << " annotated images, the detections of " << runs.size()
@@ -162,7 +162,7 @@ void run_detections(const ImageCommand& c) {
 void run(const ImageCommand& c) {
     if (!c.detections.files.empty()) return run_detections(c);
     const std::vector<Model> models = load_models(c.models);
-    const std::vector<train::AnnotatedImage> images = read_all_annotations(c.annotations);
+    const std::vector<data::AnnotatedImage> images = read_all_annotations(c.annotations);
     std::cerr << "image protocol: " << images.size() << " annotated images, " << scan_text(c.params.scan) << ", group "
               << grouping_text(c.params.grouping.method) << ", match at IoU >= " << real_text(c.params.min_iou) << "\n";
     EvalResult result{Protocol::image, {}};
@@ -202,27 +202,13 @@ void run(const CompareCommand& c) {
     write_outputs(all, c.outputs);
 }
 
-int fail(const std::string& message, int code) {
-    std::string line = message;
-    for (char& ch : line)
-        if (ch == '\n' || ch == '\r') ch = ' ';
-    std::cerr << "cascade-eval: error: " << line << std::endl;
-    return code;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
-    try {
+    return cli::run_tool("cascade-eval", [&] {
         const auto command = parse_command(argc, argv, std::cout);
         if (!command) return 0;
         std::visit([](const auto& c) { run(c); }, *command);
         return 0;
-    } catch (const detect::UsageError& e) {
-        return fail(e.what(), 2);
-    } catch (const std::exception& e) {
-        return fail(e.what(), 1);
-    } catch (...) {
-        return fail("unexpected failure", 1);
-    }
+    });
 }

@@ -6,8 +6,8 @@
 #include "bench/eval/model_scan.hpp"
 #include "common/error.hpp"
 #include "common/parallel.hpp"
-#include "train/image_files.hpp"
-#include "train/progress.hpp"
+#include "data/image_files.hpp"
+#include "data/progress.hpp"
 
 namespace cascade::eval {
 
@@ -31,7 +31,7 @@ ModelResult window_protocol(const WindowScorer& scorer, const TestSet& set, int 
     levels.erase(std::unique(levels.begin(), levels.end()), levels.end());
     std::vector<double> counts(levels.size(), 0.0);
     double work = 0.0;
-    train::Progress progress("negative images", r.images);
+    data::Progress progress("negative images", r.images);
     std::vector<double> scores;
     for (int i = 0; i < r.images; ++i) {
         scores.clear();
@@ -55,7 +55,7 @@ namespace {
 
 // Matches the detections on each image (`detections_of(i)`) to its boxes and sweeps their score into r.
 template <class DetectionsOf>
-void score_images(const std::vector<train::AnnotatedImage>& images, double min_iou, DetectionsOf&& detections_of,
+void score_images(const std::vector<data::AnnotatedImage>& images, double min_iou, DetectionsOf&& detections_of,
                   ModelResult& r) {
     r.images = static_cast<int>(images.size());
     r.units = r.images;
@@ -73,7 +73,7 @@ void score_images(const std::vector<train::AnnotatedImage>& images, double min_i
 
 }  // namespace
 
-ModelResult image_protocol(const Model& model, const std::vector<train::AnnotatedImage>& images,
+ModelResult image_protocol(const Model& model, const std::vector<data::AnnotatedImage>& images,
                            const ImageProtocolParams& params) {
     const Size window = window_of(model);
     const double span = depth_span(model);
@@ -86,11 +86,11 @@ ModelResult image_protocol(const Model& model, const std::vector<train::Annotate
     ModelResult r;
     r.settings.emplace_back("depth_span", std::to_string(span));
     r.settings.emplace_back("score_offset", std::to_string(offset));
-    train::Progress progress("images", static_cast<int>(images.size()));
+    data::Progress progress("images", static_cast<int>(images.size()));
     score_images(
         images, params.min_iou,
         [&](int i) {
-            const GrayImage image = train::read_gray(images[static_cast<std::size_t>(i)].path);
+            const GrayImage image = data::read_gray(images[static_cast<std::size_t>(i)].path);
             std::vector<Detection> raw;
             for (const ScoredWindow& w : scan_depth_scores(model, image.view(), params.scan, span, min_depth))
                 raw.push_back({w.rect, static_cast<float>(w.score - offset)});
@@ -102,7 +102,7 @@ ModelResult image_protocol(const Model& model, const std::vector<train::Annotate
 }
 
 ModelResult image_protocol(const std::vector<std::vector<Detection>>& detections,
-                           const std::vector<train::AnnotatedImage>& images, double min_iou) {
+                           const std::vector<data::AnnotatedImage>& images, double min_iou) {
     ModelResult r;
     const auto on_image = [&](int i) -> const std::vector<Detection>& {
         return detections[static_cast<std::size_t>(i)];

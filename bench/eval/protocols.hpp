@@ -25,7 +25,7 @@
 #include "common/model.hpp"
 #include "common/postprocess.hpp"
 #include "common/scan.hpp"
-#include "train/annotations.hpp"
+#include "data/annotations.hpp"
 
 namespace cascade::eval {
 
@@ -44,13 +44,13 @@ struct ImageProtocolParams {
 
 // Requires scan.rule.stride > 0 and swept_stages >= 1; decodes one image at a time and shows a progress bar
 // on a terminal. Throws InputError for an unreadable image or when no image has a box.
-ModelResult image_protocol(const Model& model, const std::vector<train::AnnotatedImage>& images,
+ModelResult image_protocol(const Model& model, const std::vector<data::AnnotatedImage>& images,
                            const ImageProtocolParams& params);
 
 // The per-image protocol over detections made elsewhere (a cascade-detect run, detection_run.hpp):
 // detections[i] are those on images[i], matched the same way, their own score swept. Reads no image.
 // Requires detections.size() == images.size(). Throws InputError when no image has a box.
 ModelResult image_protocol(const std::vector<std::vector<Detection>>& detections,
-                           const std::vector<train::AnnotatedImage>& images, double min_iou);
+                           const std::vector<data::AnnotatedImage>& images, double min_iou);
 
 }  // namespace cascade::eval

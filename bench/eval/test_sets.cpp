@@ -1,9 +1,9 @@
 #include "bench/eval/test_sets.hpp"
 
 #include "common/error.hpp"
-#include "train/holdout_split.hpp"
-#include "train/image_files.hpp"
-#include "train/positive_samples.hpp"
+#include "data/holdout_split.hpp"
+#include "data/image_files.hpp"
+#include "data/positive_samples.hpp"
 
 namespace cascade::eval {
 
@@ -11,12 +11,12 @@ namespace {
 
 // Items whose split matches `held_out` (all of them when holdout is 0), each source split on its own.
 std::vector<std::string> part_of(const std::vector<std::vector<std::string>>& items_per_source,
-                                 const std::vector<std::vector<std::string>>& groups_per_source, train::HoldoutOf what,
+                                 const std::vector<std::vector<std::string>>& groups_per_source, data::HoldoutOf what,
                                  double holdout, std::uint64_t seed) {
     std::vector<std::string> items;
     for (const std::vector<std::string>& source : items_per_source) items.insert(items.end(), source.begin(), source.end());
     if (holdout <= 0.0) return items;
-    const std::vector<bool> held = train::trainer_holdout_by_source(groups_per_source, what, holdout, seed);
+    const std::vector<bool> held = data::trainer_holdout_by_source(groups_per_source, what, holdout, seed);
     std::vector<std::string> out;
     for (std::size_t i = 0; i < items.size(); ++i)
         if (held[i]) out.push_back(items[i]);
@@ -33,16 +33,16 @@ TestSet find_test_set(const std::vector<std::string>& positive_sources,
     for (const std::string& source : positive_sources) {
         crops.emplace_back();
         groups.emplace_back();
-        for (const train::PositiveSource& s : train::find_positives(source)) {
+        for (const data::PositiveSource& s : data::find_positives(source)) {
             if (s.box) throw InputError(source, "holds annotated boxes; the per-window protocol takes crops");
             crops.back().push_back(s.path);
             groups.back().push_back(s.group);
         }
     }
     std::vector<std::vector<std::string>> images;
-    for (const std::string& source : negative_sources) images.push_back(train::list_images(source));
-    TestSet set{part_of(crops, groups, train::HoldoutOf::positives, holdout, seed),
-                part_of(images, images, train::HoldoutOf::negatives, holdout, seed)};
+    for (const std::string& source : negative_sources) images.push_back(data::list_images(source));
+    TestSet set{part_of(crops, groups, data::HoldoutOf::positives, holdout, seed),
+                part_of(images, images, data::HoldoutOf::negatives, holdout, seed)};
     if (set.crops.empty()) throw InputError("--holdout", "leaves no positive crop to measure on");
     if (set.negative_images.empty()) throw InputError("--holdout", "leaves no negative image to measure on");
     return set;

@@ -1,6 +1,6 @@
 // The data cascade-eval measures on: positive crops and person-free images, either everything given
 // (holdout 0, a test set of its own) or the part that cascade-train held out for the same sources,
-// --holdout and --seed (train/holdout_split.hpp's trainer_holdout: crops by source photo, images one by one).
+// --holdout and --seed (data/holdout_split.hpp's trainer_holdout: crops by source photo, images one by one).
 #pragma once
 
 #include <cstdint>

@@ -2,7 +2,7 @@
 
 #include "bench/eval/model_scan.hpp"
 #include "common/error.hpp"
-#include "train/image_files.hpp"
+#include "data/image_files.hpp"
 
 namespace cascade::eval {
 
@@ -14,7 +14,7 @@ WindowScorer cascade_scorer(const Model& model, const ScanParams& scan) {
     s.work_unit = work_unit(model);
     s.settings.emplace_back("depth_span", std::to_string(span));
     s.centred = [&model, window, span](const std::string& path) {
-        const GrayImage crop = train::read_gray(path);
+        const GrayImage crop = data::read_gray(path);
         if (crop.width < window.width || crop.height < window.height)
             throw InputError(path, "crop is " + std::to_string(crop.width) + "x" + std::to_string(crop.height) +
                                        ", smaller than the model window");
@@ -23,7 +23,7 @@ WindowScorer cascade_scorer(const Model& model, const ScanParams& scan) {
     };
     s.scan = [&model, scan, span](const std::string& path, std::vector<double>& scores) {
         double work = 0.0;
-        for (const ScoredWindow& w : scan_depth_scores(model, train::read_gray(path).view(), scan, span, 0)) {
+        for (const ScoredWindow& w : scan_depth_scores(model, data::read_gray(path).view(), scan, span, 0)) {
             scores.push_back(w.score);
             work += w.work;
         }

@@ -15,12 +15,12 @@
 #include <utility>
 #include <vector>
 
-#include "common/json.hpp"
+#include "cli/json.hpp"
 #include "tests/support/test_data.hpp"
 #include "tests/support/tool_run.hpp"
 
 namespace fs = std::filesystem;
-using cascade::Json;
+using cascade::cli::Json;
 
 namespace {
 
@@ -35,7 +35,7 @@ using cascade::test::TempDir;
 using cascade::test::write_text;
 using Result = cascade::test::ToolResult;
 
-Json read_json(const std::string& text) { return cascade::parse_json(text); }
+Json read_json(const std::string& text) { return cascade::cli::parse_json(text); }
 
 Result run_tool(const std::vector<std::string>& args) { return cascade::test::run_tool(CASCADE_DETECT_EXE, args); }
 

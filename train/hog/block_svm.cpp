@@ -5,7 +5,7 @@
 #include <cmath>
 #include <memory>
 
-namespace cascade::hog_train {
+namespace cascade::train::hog {
 
 namespace {
 
@@ -78,7 +78,7 @@ HogWeak train_block_svm(const Rect& block, const std::vector<float>& descriptors
     param.C = options.c;
     param.p = 0.1;
 
-    const std::unique_ptr<model, ModelDeleter> trained(train(&prob, &param));
+    const std::unique_ptr<model, ModelDeleter> trained(::train(&prob, &param));  // liblinear's train, not cascade::train
     // liblinear orders labels by first appearance; its decision value is positive for label[0].
     const float sign = trained->label[0] == 1 ? 1.f : -1.f;
     for (int d = 0; d < kHogBlockDims; ++d) weak.weights[d] = sign * static_cast<float>(trained->w[d]);
@@ -86,4 +86,4 @@ HogWeak train_block_svm(const Rect& block, const std::vector<float>& descriptors
     return weak;
 }
 
-}  // namespace cascade::hog_train
+}  // namespace cascade::train::hog

@@ -16,7 +16,7 @@
 
 #include "common/model.hpp"
 
-namespace cascade::hog_train {
+namespace cascade::train::hog {
 
 struct SvmOptions {
     double c = 1.0;        // liblinear's C
@@ -34,4 +34,4 @@ std::vector<int> resample_multiplicities(const std::vector<double>& weights, int
 HogWeak train_block_svm(const Rect& block, const std::vector<float>& descriptors, const std::vector<int>& labels,
                         const std::vector<int>& multiplicities, const SvmOptions& options);
 
-}  // namespace cascade::hog_train
+}  // namespace cascade::train::hog

@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "common/duration_text.hpp"
+#include "cli/duration_text.hpp"
 #include "common/cascade_eval.hpp"
 #include "common/error.hpp"
 #include "common/hog_block_pool.hpp"
@@ -16,7 +16,7 @@
 
 namespace fs = std::filesystem;
 
-namespace cascade::hog_train {
+namespace cascade::train::hog {
 
 namespace {
 
@@ -97,8 +97,8 @@ Checkpoint read_checkpoint(const std::string& dir, HogCascade& cascade) {
 
 }  // namespace
 
-TrainingOutcome train_cascade(WindowSet positives, const std::vector<train::NegativeImage>& negatives,
-                              const CascadeOptions& options, train::Progress& progress) {
+TrainingOutcome train_cascade(WindowSet positives, const std::vector<data::NegativeImage>& negatives,
+                              const CascadeOptions& options, data::Progress& progress) {
     TrainingOutcome outcome;
     HogCascade& cascade = outcome.cascade;
     cascade.window = options.window;
@@ -185,7 +185,7 @@ TrainingOutcome train_cascade(WindowSet positives, const std::vector<train::Nega
                             stage.false_alarm) +
                      format("; products: hit rate %.4f, false alarm %.3g", training_hit_rate, training_false_alarm) +
                      "; positives " + std::to_string(positives.size()) + ", negatives " +
-                     std::to_string(mined_negatives.size()) + "; " + duration_text(seconds() - stage_start));
+                     std::to_string(mined_negatives.size()) + "; " + cli::duration_text(seconds() - stage_start));
         if (stage.false_alarm > options.stage.max_false_alarm)
             progress.log(name + ": stopped at " + std::to_string(options.stage.max_weaks) +
                          " learners above the false-alarm goal");
@@ -199,4 +199,4 @@ TrainingOutcome train_cascade(WindowSet positives, const std::vector<train::Nega
     return outcome;
 }
 
-}  // namespace cascade::hog_train
+}  // namespace cascade::train::hog

@@ -22,13 +22,13 @@
 #include <vector>
 
 #include "common/model.hpp"
+#include "data/negative_images.hpp"
+#include "data/progress.hpp"
 #include "train/hog/hog_mining.hpp"
 #include "train/hog/stage_trainer.hpp"
 #include "train/hog/window_set.hpp"
-#include "train/negative_images.hpp"
-#include "train/progress.hpp"
 
-namespace cascade::hog_train {
+namespace cascade::train::hog {
 
 struct CascadeOptions {
     Size window{64, 128};
@@ -62,7 +62,7 @@ constexpr const char* kProgressUnit = "% of log FPPW target";
 
 // `positives` are filtered stage by stage (pass them with std::move to spare a copy). `progress` should count
 // kProgressUnits units.
-TrainingOutcome train_cascade(WindowSet positives, const std::vector<train::NegativeImage>& negatives,
-                              const CascadeOptions& options, train::Progress& progress);
+TrainingOutcome train_cascade(WindowSet positives, const std::vector<data::NegativeImage>& negatives,
+                              const CascadeOptions& options, data::Progress& progress);
 
-}  // namespace cascade::hog_train
+}  // namespace cascade::train::hog

@@ -8,9 +8,9 @@
 #include "common/hog_cpu_detector.hpp"
 #include "common/hog_eval.hpp"
 #include "common/parallel.hpp"
-#include "train/image_files.hpp"
+#include "data/image_files.hpp"
 
-namespace cascade::hog_train {
+namespace cascade::train::hog {
 
 double Evaluation::miss_rate_at(double fppw) const {
     for (std::size_t k = 0; k < depths.size(); ++k) {
@@ -32,7 +32,7 @@ double Evaluation::rejected_within(int stages) const {
 }
 
 Evaluation evaluate(const HogCascade& cascade, const WindowSet& positives,
-                    const std::vector<train::NegativeImage>& negatives, const ScanParams& scan) {
+                    const std::vector<data::NegativeImage>& negatives, const ScanParams& scan) {
     const int num_stages = static_cast<int>(cascade.stages.size());
     const HogCascadeView view = view_of(cascade);
     std::vector<int> positive_depth(static_cast<std::size_t>(positives.size()));
@@ -49,9 +49,9 @@ Evaluation evaluate(const HogCascade& cascade, const WindowSet& positives,
 
     HogScanStats stats;
     stats.rejected_at.assign(static_cast<std::size_t>(num_stages) + 1, 0);
-    for (const train::NegativeImage& image : negatives) {
+    for (const data::NegativeImage& image : negatives) {
         HogScanStats one;
-        detect_windows(cascade, train::read_gray(image.path).view(), scan, &one);
+        detect_windows(cascade, data::read_gray(image.path).view(), scan, &one);
         stats.add(one);
     }
 
@@ -71,4 +71,4 @@ Evaluation evaluate(const HogCascade& cascade, const WindowSet& positives,
     return e;
 }
 
-}  // namespace cascade::hog_train
+}  // namespace cascade::train::hog

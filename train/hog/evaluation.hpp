@@ -12,10 +12,10 @@
 
 #include "common/lbp_cpu_detector.hpp"
 #include "common/model.hpp"
+#include "data/negative_images.hpp"
 #include "train/hog/window_set.hpp"
-#include "train/negative_images.hpp"
 
-namespace cascade::hog_train {
+namespace cascade::train::hog {
 
 struct DepthPoint {
     int stages = 0;
@@ -37,6 +37,6 @@ struct Evaluation {
 
 // Negative images are decoded one at a time.
 Evaluation evaluate(const HogCascade& cascade, const WindowSet& positives,
-                    const std::vector<train::NegativeImage>& negatives, const ScanParams& scan);
+                    const std::vector<data::NegativeImage>& negatives, const ScanParams& scan);
 
-}  // namespace cascade::hog_train
+}  // namespace cascade::train::hog

@@ -3,56 +3,56 @@
 #include "common/error.hpp"
 #include "common/hog_features.hpp"
 #include "common/parallel.hpp"
-#include "train/holdout_split.hpp"
-#include "train/image_files.hpp"
+#include "data/holdout_split.hpp"
+#include "data/image_files.hpp"
 
-namespace cascade::hog_train {
+namespace cascade::train::hog {
 
 HogData find_hog_data(const std::vector<std::string>& positive_sources, const std::vector<std::string>& negative_sources,
                       Size window, double holdout, std::uint64_t seed, int threads) {
     if (positive_sources.empty()) throw InputError("--pos", "no positive source given");
     if (negative_sources.empty()) throw InputError("--neg", "no negative source given");
     HogData data;
-    std::vector<train::PositiveSource> sources;
+    std::vector<data::PositiveSource> sources;
     std::vector<std::vector<std::string>> groups_per_source;
     for (const std::string& source : positive_sources) {
         groups_per_source.emplace_back();
-        for (const train::PositiveSource& s : train::find_positives(source)) {
+        for (const data::PositiveSource& s : data::find_positives(source)) {
             if (s.box) throw InputError(source, "holds annotated boxes; the HoG trainer takes crops with a margin");
             sources.push_back(s);
             groups_per_source.back().push_back(s.group);
         }
     }
     const std::vector<bool> held =
-        train::trainer_holdout_by_source(groups_per_source, train::HoldoutOf::positives, holdout, seed);
+        data::trainer_holdout_by_source(groups_per_source, data::HoldoutOf::positives, holdout, seed);
     for (std::size_t i = 0; i < sources.size(); ++i) (held[i] ? data.held_positives : data.train_positives).push_back(sources[i]);
     if (data.train_positives.empty()) throw InputError("--holdout", "holds out every positive: nothing is left to train on");
 
     std::vector<std::string> images;
     std::vector<std::vector<std::string>> images_per_source;
     for (const std::string& source : negative_sources) {
-        images_per_source.push_back(train::list_images(source));
+        images_per_source.push_back(data::list_images(source));
         images.insert(images.end(), images_per_source.back().begin(), images_per_source.back().end());
     }
     const std::vector<bool> held_images =
-        train::trainer_holdout_by_source(images_per_source, train::HoldoutOf::negatives, holdout, seed);
+        data::trainer_holdout_by_source(images_per_source, data::HoldoutOf::negatives, holdout, seed);
     std::vector<std::string> train_images, held_out_images;
     for (std::size_t i = 0; i < images.size(); ++i) (held_images[i] ? held_out_images : train_images).push_back(images[i]);
     if (train_images.empty()) throw InputError("--holdout", "holds out every negative image: nothing is left to mine");
-    data.train_negatives = train::index_negative_images(train_images, window, "--neg", threads);
+    data.train_negatives = data::index_negative_images(train_images, window, "--neg", threads);
     if (!held_out_images.empty())
-        data.held_negatives = train::index_negative_images(held_out_images, window, "--neg (held out)", threads);
+        data.held_negatives = data::index_negative_images(held_out_images, window, "--neg (held out)", threads);
     return data;
 }
 
-WindowSet load_positive_windows(const std::vector<train::PositiveSource>& crops, Size window, int margin, int threads) {
+WindowSet load_positive_windows(const std::vector<data::PositiveSource>& crops, Size window, int margin, int threads) {
     const Size expected{window.width + 2 * margin, window.height + 2 * margin};
     std::vector<WindowSet> one(crops.size(), WindowSet(window));
     parallel_for(
         static_cast<int>(crops.size()),
         [&](int i) {
             const std::string& path = crops[static_cast<std::size_t>(i)].path;
-            const GrayImage crop = train::read_gray(path);
+            const GrayImage crop = data::read_gray(path);
             if (!(crop.size() == expected))
                 throw InputError(path, "is " + std::to_string(crop.width) + "x" + std::to_string(crop.height) + ", expected " +
                                            std::to_string(expected.width) + "x" + std::to_string(expected.height) + " (a " +
@@ -68,4 +68,4 @@ WindowSet load_positive_windows(const std::vector<train::PositiveSource>& crops,
     return all;
 }
 
-}  // namespace cascade::hog_train
+}  // namespace cascade::train::hog

@@ -1,7 +1,7 @@
 // The HoG trainer's data: positive crops with their margin and negative images, split into a training and a
-// held-out part by the shared rule of train/holdout_split.hpp (positives by source photo, negatives by image).
+// held-out part by the shared rule of data/holdout_split.hpp (positives by source photo, negatives by image).
 //
-// Why the HoG trainer does not take train/dataset.hpp's window-sized positives: a block touching the window's
+// Why the HoG trainer does not take data/dataset.hpp's window-sized positives: a block touching the window's
 // border needs the gradient there, which takes the pixel beyond the border. The detector has that pixel (the
 // window lies inside its image), so the trainer keeps it too: it computes the integral histograms of the
 // whole crop and cuts the window out of them (window_set.hpp). A window-sized crop would give the border
@@ -12,19 +12,19 @@
 #include <vector>
 
 #include "common/geometry.hpp"
-#include "train/negative_images.hpp"
-#include "train/positive_samples.hpp"
+#include "data/negative_images.hpp"
+#include "data/positive_samples.hpp"
 #include "train/hog/window_set.hpp"
 
-namespace cascade::hog_train {
+namespace cascade::train::hog {
 
 struct HogData {
-    std::vector<train::PositiveSource> train_positives, held_positives;
-    std::vector<train::NegativeImage> train_negatives, held_negatives;
+    std::vector<data::PositiveSource> train_positives, held_positives;
+    std::vector<data::NegativeImage> train_negatives, held_negatives;
 };
 
-// Finds the sources (folders or list files; see train/positive_samples.hpp and train/image_files.hpp) and
-// splits them as train/dataset.hpp does for `holdout` and `seed`. Positives must be crops (not annotated
+// Finds the sources (folders or list files; see data/positive_samples.hpp and data/image_files.hpp) and
+// splits them as data/dataset.hpp does for `holdout` and `seed`. Positives must be crops (not annotated
 // boxes). Throws InputError for missing or empty sources, unreadable negative images, negatives all smaller
 // than the window, or a hold-out that leaves nothing to train on.
 HogData find_hog_data(const std::vector<std::string>& positive_sources, const std::vector<std::string>& negative_sources,
@@ -32,6 +32,6 @@ HogData find_hog_data(const std::vector<std::string>& positive_sources, const st
 
 // The window at (margin, margin) of each crop. Every crop must be exactly the window plus `margin` on each
 // side (InputError naming the file otherwise; margin >= 1).
-WindowSet load_positive_windows(const std::vector<train::PositiveSource>& crops, Size window, int margin, int threads);
+WindowSet load_positive_windows(const std::vector<data::PositiveSource>& crops, Size window, int margin, int threads);
 
-}  // namespace cascade::hog_train
+}  // namespace cascade::train::hog

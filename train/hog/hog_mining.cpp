@@ -7,10 +7,10 @@
 #include "common/hog_eval.hpp"
 #include "common/parallel.hpp"
 #include "common/pyramid.hpp"
-#include "train/image_files.hpp"
-#include "train/random.hpp"
+#include "data/image_files.hpp"
+#include "data/random.hpp"
 
-namespace cascade::hog_train {
+namespace cascade::train::hog {
 
 namespace {
 
@@ -25,7 +25,7 @@ struct ImageHarvest {
     std::int64_t false_positives = 0;
 };
 
-void scan_image(const HogCascadeView& view, const GrayImage& image, train::Random& random, const MiningOptions& options,
+void scan_image(const HogCascadeView& view, const GrayImage& image, data::Random& random, const MiningOptions& options,
                 ImageHarvest& harvest) {
     PyramidParams pyramid;
     pyramid.scale_factor = options.scale_factor;
@@ -56,13 +56,13 @@ void scan_image(const HogCascadeView& view, const GrayImage& image, train::Rando
 
 }  // namespace
 
-MiningReport mine_negatives(const HogCascade& cascade, const std::vector<train::NegativeImage>& images, int stage_index,
+MiningReport mine_negatives(const HogCascade& cascade, const std::vector<data::NegativeImage>& images, int stage_index,
                             const MiningOptions& options, WindowSet& out,
                             const std::function<void(int, int)>& on_progress) {
     const HogCascadeView view = view_of(cascade);
     const int num_images = static_cast<int>(images.size());
     const auto stage = static_cast<std::uint64_t>(stage_index);
-    const std::vector<int> order = train::Random(options.seed, {kOrderKey, stage}).permutation(num_images);
+    const std::vector<int> order = data::Random(options.seed, {kOrderKey, stage}).permutation(num_images);
 
     // Enough windows per image for `count` even from few images.
     MiningOptions effective = options;
@@ -80,8 +80,8 @@ MiningReport mine_negatives(const HogCascade& cascade, const std::vector<train::
             chunk,
             [&](int k) {
                 const int image = order[static_cast<std::size_t>(start + k)];
-                train::Random random(options.seed, {kImageKey, stage, static_cast<std::uint64_t>(image)});
-                scan_image(view, train::read_gray(images[static_cast<std::size_t>(image)].path), random, effective, harvests[static_cast<std::size_t>(k)]);
+                data::Random random(options.seed, {kImageKey, stage, static_cast<std::uint64_t>(image)});
+                scan_image(view, data::read_gray(images[static_cast<std::size_t>(image)].path), random, effective, harvests[static_cast<std::size_t>(k)]);
             },
             options.threads);
         for (const ImageHarvest& h : harvests) {
@@ -96,4 +96,4 @@ MiningReport mine_negatives(const HogCascade& cascade, const std::vector<train::
     return report;
 }
 
-}  // namespace cascade::hog_train
+}  // namespace cascade::train::hog

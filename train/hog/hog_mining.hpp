@@ -21,10 +21,10 @@
 #include <vector>
 
 #include "common/model.hpp"
+#include "data/negative_images.hpp"
 #include "train/hog/window_set.hpp"
-#include "train/negative_images.hpp"
 
-namespace cascade::hog_train {
+namespace cascade::train::hog {
 
 struct MiningOptions {
     int count = 2000;
@@ -48,8 +48,8 @@ struct MiningReport {
 
 // Replaces `out` with up to options.count false positives of `cascade`. `stage_index` seeds the choices.
 // Images are decoded when visited. `on_progress(images_scanned, found)` is called after every chunk.
-MiningReport mine_negatives(const HogCascade& cascade, const std::vector<train::NegativeImage>& images, int stage_index,
+MiningReport mine_negatives(const HogCascade& cascade, const std::vector<data::NegativeImage>& images, int stage_index,
                             const MiningOptions& options, WindowSet& out,
                             const std::function<void(int, int)>& on_progress);
 
-}  // namespace cascade::hog_train
+}  // namespace cascade::train::hog

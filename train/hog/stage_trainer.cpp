@@ -6,9 +6,9 @@
 
 #include "common/hog_eval.hpp"
 #include "common/parallel.hpp"
-#include "train/random.hpp"
+#include "data/random.hpp"
 
-namespace cascade::hog_train {
+namespace cascade::train::hog {
 
 namespace {
 
@@ -77,7 +77,7 @@ StageResult train_stage(const WindowSet& positives, const WindowSet& negatives, 
         for (double& w : weights) w /= total;
         const std::vector<int> multiplicities = resample_multiplicities(weights, draws);
 
-        train::Random random(options.seed, {kBlockSampleKey, static_cast<std::uint64_t>(stage_index), static_cast<std::uint64_t>(round)});
+        data::Random random(options.seed, {kBlockSampleKey, static_cast<std::uint64_t>(stage_index), static_cast<std::uint64_t>(round)});
         std::vector<int> picks = random.permutation(static_cast<int>(pool.size()));
         picks.resize(std::min(picks.size(), static_cast<std::size_t>(options.blocks_per_round)));
         std::vector<Candidate> candidates(picks.size());
@@ -122,4 +122,4 @@ StageResult train_stage(const WindowSet& positives, const WindowSet& negatives, 
     return result;
 }
 
-}  // namespace cascade::hog_train
+}  // namespace cascade::train::hog

@@ -20,7 +20,7 @@
 #include "train/hog/block_svm.hpp"
 #include "train/hog/window_set.hpp"
 
-namespace cascade::hog_train {
+namespace cascade::train::hog {
 
 struct StageOptions {
     double min_hit_rate = 0.99;
@@ -59,4 +59,4 @@ StageResult train_stage(const WindowSet& positives, const WindowSet& negatives, 
 // The largest float t with at least `keep` of `sums` >= t (as doubles). Requires 1 <= keep <= sums.size().
 float threshold_keeping(std::vector<double> sums, std::size_t keep);
 
-}  // namespace cascade::hog_train
+}  // namespace cascade::train::hog

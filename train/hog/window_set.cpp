@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace cascade::hog_train {
+namespace cascade::train::hog {
 
 WindowSet::WindowSet(Size window)
     : window_(window),
@@ -42,4 +42,4 @@ void WindowSet::keep(const std::vector<int>& indices) {
     data_.swap(kept);
 }
 
-}  // namespace cascade::hog_train
+}  // namespace cascade::train::hog

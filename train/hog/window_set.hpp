@@ -14,7 +14,7 @@
 #include "common/geometry.hpp"
 #include "common/hog_features.hpp"
 
-namespace cascade::hog_train {
+namespace cascade::train::hog {
 
 class WindowSet {
 public:
@@ -46,4 +46,4 @@ private:
     std::vector<std::uint32_t> data_;
 };
 
-}  // namespace cascade::hog_train
+}  // namespace cascade::train::hog

@@ -6,7 +6,7 @@
 #include "common/lbp_eval.hpp"
 #include "common/parallel.hpp"
 
-namespace cascade::train {
+namespace cascade::train::lbp {
 
 namespace {
 
@@ -38,4 +38,4 @@ void CodeTable::fill(const std::vector<LbpFeature>& pool, const std::vector<int>
                  threads);
 }
 
-}  // namespace cascade::train
+}  // namespace cascade::train::lbp

@@ -12,7 +12,7 @@
 #include "common/image.hpp"
 #include "common/model.hpp"
 
-namespace cascade::train {
+namespace cascade::train::lbp {
 
 class CodeTable {
 public:
@@ -34,4 +34,4 @@ private:
     std::vector<std::uint8_t> codes_;
 };
 
-}  // namespace cascade::train
+}  // namespace cascade::train::lbp

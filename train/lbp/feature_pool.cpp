@@ -4,9 +4,9 @@
 #include <tuple>
 #include <unordered_set>
 
-#include "train/random.hpp"
+#include "data/random.hpp"
 
-namespace cascade::train {
+namespace cascade::train::lbp {
 
 namespace {
 
@@ -41,7 +41,7 @@ std::vector<LbpFeature> sample_lbp_features(Size window, int count, std::uint64_
         return pool;
     }
     const int max_w = window.width / 3, max_h = window.height / 3;
-    Random random(seed, {0x6c6270706f6f6cull});
+    data::Random random(seed, {0x6c6270706f6f6cull});
     std::unordered_set<std::uint64_t> seen;
     while (static_cast<int>(pool.size()) < count) {
         const int w = 1 + static_cast<int>(random.below(static_cast<std::uint64_t>(max_w)));
@@ -57,4 +57,4 @@ std::vector<LbpFeature> sample_lbp_features(Size window, int count, std::uint64_
     return pool;
 }
 
-}  // namespace cascade::train
+}  // namespace cascade::train::lbp

@@ -11,7 +11,7 @@
 
 #include "common/model.hpp"
 
-namespace cascade::train {
+namespace cascade::train::lbp {
 
 // A feature packed into one integer (for sets and maps of features).
 std::uint64_t feature_key(const LbpFeature& f);
@@ -23,4 +23,4 @@ long long count_lbp_features(Size window);
 // at least count_lbp_features(window). Requires a window of at least 3x3.
 std::vector<LbpFeature> sample_lbp_features(Size window, int count, std::uint64_t seed);
 
-}  // namespace cascade::train
+}  // namespace cascade::train::lbp

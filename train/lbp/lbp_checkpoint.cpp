@@ -8,7 +8,7 @@
 #include "common/model_io.hpp"
 #include "train/checkpoint_file.hpp"
 
-namespace cascade::train {
+namespace cascade::train::lbp {
 
 namespace {
 
@@ -91,4 +91,4 @@ std::optional<LbpTrainingState> load_lbp_checkpoint(const std::string& path, con
     return state;
 }
 
-}  // namespace cascade::train
+}  // namespace cascade::train::lbp

@@ -15,7 +15,7 @@
 #include "common/model.hpp"
 #include "train/negative_miner.hpp"
 
-namespace cascade::train {
+namespace cascade::train::lbp {
 
 // Named settings that decide the course of training (options and a fingerprint of the data); a checkpoint
 // resumes only under the same ones.
@@ -39,4 +39,4 @@ void save_lbp_checkpoint(const std::string& path, const LbpTrainingState& state,
 // settings (naming the first that differs).
 std::optional<LbpTrainingState> load_lbp_checkpoint(const std::string& path, const TrainingSettings& settings);
 
-}  // namespace cascade::train
+}  // namespace cascade::train::lbp

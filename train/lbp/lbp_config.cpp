@@ -1,15 +1,15 @@
 // Checks of the LBP trainer's options, and the settings a checkpoint records.
 #include <cstdio>
 
-#include "common/error.hpp"
+#include "cli/usage_error.hpp"
 #include "train/lbp/lbp_trainer.hpp"
 
-namespace cascade::train {
+namespace cascade::train::lbp {
 
 namespace {
 
 void require(bool ok, const std::string& option, const std::string& problem) {
-    if (!ok) throw InputError(option, problem);
+    if (!ok) throw cli::UsageError(option, problem);
 }
 
 // Exact by default (for checkpoint settings); short for messages.
@@ -71,7 +71,7 @@ TrainingSettings training_settings(const LbpTrainConfig& c, const LbpTrainingDat
         positives.add(p.pixels.data(), p.pixels.size());
     }
     for (const std::string& g : data.positive_groups) positives.add(g);
-    for (const NegativeImage& n : data.negatives) {
+    for (const data::NegativeImage& n : data.negatives) {
         negatives.add(n.path);
         negatives.add(n.size.width);
         negatives.add(n.size.height);
@@ -93,4 +93,4 @@ TrainingSettings training_settings(const LbpTrainConfig& c, const LbpTrainingDat
             {"negative-images", std::to_string(data.negatives.size()) + "/" + negatives.hex()}};
 }
 
-}  // namespace cascade::train
+}  // namespace cascade::train::lbp

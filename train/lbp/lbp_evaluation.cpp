@@ -5,9 +5,9 @@
 #include "common/lbp_cpu_detector.hpp"
 #include "common/parallel.hpp"
 #include "common/scan.hpp"
-#include "train/image_files.hpp"
+#include "data/image_files.hpp"
 
-namespace cascade::train {
+namespace cascade::train::lbp {
 
 double window_detection_rate(const LbpCascade& cascade, const std::vector<GrayImage>& windows, int threads) {
     const LbpCascadeView view = view_of(cascade);
@@ -36,7 +36,7 @@ NegativeScan scan_negative_images(const LbpCascade& cascade, const std::vector<s
     params.threads = threads;
     NegativeScan scan;
     for (const std::string& path : images) {
-        const GrayImage image = read_gray(path);
+        const GrayImage image = data::read_gray(path);
         for (const PyramidLevel& level : pyramid_levels(image.size(), cascade.window, params.pyramid)) {
             const long long columns = (scan_extent(level.size.width, cascade.window.width) + stride - 1) / stride;
             const long long rows = (scan_extent(level.size.height, cascade.window.height) + stride - 1) / stride;
@@ -47,4 +47,4 @@ NegativeScan scan_negative_images(const LbpCascade& cascade, const std::vector<s
     return scan;
 }
 
-}  // namespace cascade::train
+}  // namespace cascade::train::lbp

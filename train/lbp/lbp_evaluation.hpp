@@ -8,7 +8,7 @@
 #include "common/image.hpp"
 #include "common/model.hpp"
 
-namespace cascade::train {
+namespace cascade::train::lbp {
 
 // Fraction of the window-sized samples whose window the cascade accepts.
 double window_detection_rate(const LbpCascade& cascade, const std::vector<GrayImage>& windows, int threads);
@@ -24,4 +24,4 @@ struct NegativeScan {
 NegativeScan scan_negative_images(const LbpCascade& cascade, const std::vector<std::string>& images,
                                   double scale_factor, int stride, int threads);
 
-}  // namespace cascade::train
+}  // namespace cascade::train::lbp

@@ -11,16 +11,16 @@
 #include "common/cascade_eval.hpp"
 #include "common/error.hpp"
 #include "common/integral.hpp"
+#include "data/holdout_split.hpp"
 #include "train/backward_pruning.hpp"
 #include "train/boost_weights.hpp"
-#include "train/holdout_split.hpp"
 #include "train/lbp/code_table.hpp"
 #include "train/lbp/feature_pool.hpp"
 #include "train/lbp/weak_fit.hpp"
 #include "train/negative_miner.hpp"
 #include "train/wald_threshold.hpp"
 
-namespace cascade::train {
+namespace cascade::train::lbp {
 
 namespace {
 
@@ -29,7 +29,7 @@ std::vector<char> calibration_positives(const LbpTrainConfig& c, const LbpTraini
     std::vector<std::string> groups = data.positive_groups;
     if (groups.empty())
         for (std::size_t i = 0; i < data.positives.size(); ++i) groups.push_back(std::to_string(i));
-    const std::vector<bool> held = held_out_by_group(groups, c.calibration, c.seed * 1000003 + 13);
+    const std::vector<bool> held = data::held_out_by_group(groups, c.calibration, c.seed * 1000003 + 13);
     std::vector<char> out(held.begin(), held.end());
     int calibrating = 0;
     for (char h : out) calibrating += h;
@@ -514,4 +514,4 @@ LbpTrainingResult train_lbp(const LbpTrainConfig& config, const LbpTrainingData&
     return Trainer(config, data, observer).run();
 }
 
-}  // namespace cascade::train
+}  // namespace cascade::train::lbp

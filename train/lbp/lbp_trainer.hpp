@@ -34,10 +34,10 @@
 
 #include "common/image.hpp"
 #include "common/model.hpp"
+#include "data/negative_images.hpp"
 #include "train/lbp/lbp_checkpoint.hpp"
-#include "train/negative_images.hpp"
 
-namespace cascade::train {
+namespace cascade::train::lbp {
 
 struct LbpTrainConfig {
     Size window{64, 128};
@@ -66,7 +66,7 @@ void validate(const LbpTrainConfig& config);
 struct LbpTrainingData {
     std::vector<GrayImage> positives;          // window-sized
     std::vector<std::string> positive_groups;  // source photo of each positive (empty: each its own)
-    std::vector<NegativeImage> negatives;
+    std::vector<data::NegativeImage> negatives;
 };
 
 struct MiningEvent {
@@ -123,4 +123,4 @@ TrainingSettings training_settings(const LbpTrainConfig& config, const LbpTraini
 
 LbpTrainingResult train_lbp(const LbpTrainConfig& config, const LbpTrainingData& data, LbpTrainingObserver& observer);
 
-}  // namespace cascade::train
+}  // namespace cascade::train::lbp

@@ -5,7 +5,7 @@
 
 #include "common/parallel.hpp"
 
-namespace cascade::train {
+namespace cascade::train::lbp {
 
 namespace {
 
@@ -75,4 +75,4 @@ LbpWeakFit fit_lbp_weak(const CodeTable& codes, const WeightedSlots& selection, 
     return fit;
 }
 
-}  // namespace cascade::train
+}  // namespace cascade::train::lbp

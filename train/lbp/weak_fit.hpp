@@ -11,7 +11,7 @@
 #include "common/model.hpp"
 #include "train/lbp/code_table.hpp"
 
-namespace cascade::train {
+namespace cascade::train::lbp {
 
 // Samples of both classes by slot, with their weights.
 struct WeightedSlots {
@@ -33,4 +33,4 @@ struct LbpWeakFit {
 LbpWeakFit fit_lbp_weak(const CodeTable& codes, const WeightedSlots& selection, const WeightedSlots& all,
                         double smoothing, int threads);
 
-}  // namespace cascade::train
+}  // namespace cascade::train::lbp

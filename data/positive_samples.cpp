@@ -1,0 +1,155 @@
+#include "data/positive_samples.hpp"
+
+#include <cctype>
+#include <cmath>
+#include <filesystem>
+#include <opencv2/core.hpp>
+#include <opencv2/imgproc.hpp>
+
+#include "common/error.hpp"
+#include "common/parallel.hpp"
+#include "data/annotations.hpp"
+#include "data/image_files.hpp"
+
+namespace fs = std::filesystem;
+
+namespace cascade::data {
+
+namespace {
+
+std::string crop_group(const std::string& path) {
+    std::string stem = fs::path(path).stem().string();
+    while (stem.size() > 1 && std::islower(static_cast<unsigned char>(stem.back()))) stem.pop_back();
+    return stem;
+}
+
+bool is_annotation_file(const std::string& path) {
+    return fs::path(path).extension() == ".txt";
+}
+
+void add_annotated(const std::vector<AnnotatedImage>& images, std::vector<PositiveSource>& out) {
+    for (const AnnotatedImage& image : images)
+        for (const Rect& box : image.boxes) out.push_back({image.path, box, image.path});
+}
+
+void add_entry(const std::string& path, std::vector<PositiveSource>& out) {
+    if (is_annotation_file(path))
+        add_annotated({read_inria_annotation(path)}, out);
+    else
+        out.push_back({path, std::nullopt, crop_group(path)});
+}
+
+cv::Mat as_mat(const GrayImage& image) {
+    return cv::Mat(image.height, image.width, CV_8UC1, const_cast<std::uint8_t*>(image.pixels.data()));
+}
+
+GrayImage from_mat(const cv::Mat& m) {
+    GrayImage out(m.cols, m.rows);
+    for (int y = 0; y < m.rows; ++y) std::copy_n(m.ptr<std::uint8_t>(y), m.cols, out.row(y));
+    return out;
+}
+
+cv::Mat resized(const cv::Mat& region, Size window) {
+    const bool shrinking = region.cols > window.width || region.rows > window.height;
+    cv::Mat out;
+    cv::resize(region, out, cv::Size(window.width, window.height), 0, 0, shrinking ? cv::INTER_AREA : cv::INTER_LINEAR);
+    return out;
+}
+
+std::string size_text(int w, int h) {
+    return std::to_string(w) + "x" + std::to_string(h);
+}
+
+GrayImage crop_from_crop(const cv::Mat& image, const std::string& path, const CropParams& p) {
+    const Size w = p.window;
+    if (p.margin < 0) {
+        if (image.cols < w.width || image.rows < w.height)
+            throw InputError(path, "crop is " + size_text(image.cols, image.rows) + ", smaller than the " +
+                                       size_text(w.width, w.height) + " window");
+        return from_mat(image(cv::Rect((image.cols - w.width) / 2, (image.rows - w.height) / 2, w.width, w.height)));
+    }
+    if (image.cols <= 2 * p.margin || image.rows <= 2 * p.margin)
+        throw InputError(path, "crop is " + size_text(image.cols, image.rows) + ": nothing left inside a margin of " +
+                                   std::to_string(p.margin) + " pixels");
+    return from_mat(
+        resized(image(cv::Rect(p.margin, p.margin, image.cols - 2 * p.margin, image.rows - 2 * p.margin)), w));
+}
+
+GrayImage crop_from_box(const cv::Mat& image, const std::string& path, Rect box, const CropParams& p) {
+    if (box.width <= 0 || box.height <= 0)
+        throw InputError(path, "annotated box " + size_text(box.width, box.height) + " at (" + std::to_string(box.x) +
+                                   "," + std::to_string(box.y) + ") is empty");
+    double w = box.width * (1 + 2 * p.padding), h = box.height * (1 + 2 * p.padding);
+    const double aspect = static_cast<double>(p.window.width) / p.window.height;
+    if (w / h < aspect)
+        w = h * aspect;
+    else
+        h = w / aspect;
+    const double cx = box.x + box.width / 2.0, cy = box.y + box.height / 2.0;
+    const cv::Rect region(static_cast<int>(std::lround(cx - w / 2)), static_cast<int>(std::lround(cy - h / 2)),
+                          std::max(1, static_cast<int>(std::lround(w))), std::max(1, static_cast<int>(std::lround(h))));
+    const cv::Rect inside = region & cv::Rect(0, 0, image.cols, image.rows);
+    if (inside.area() == 0) throw InputError(path, "annotated box lies outside the image");
+    cv::Mat cut;
+    cv::copyMakeBorder(image(inside), cut, inside.y - region.y, region.br().y - inside.br().y, inside.x - region.x,
+                       region.br().x - inside.br().x, cv::BORDER_REPLICATE);
+    return from_mat(resized(cut, p.window));
+}
+
+GrayImage mirrored(const GrayImage& image) {
+    cv::Mat flipped;
+    cv::flip(as_mat(image), flipped, 1);
+    return from_mat(flipped);
+}
+
+}  // namespace
+
+std::vector<PositiveSource> find_positives(const std::string& source) {
+    std::vector<PositiveSource> out;
+    if (fs::is_directory(source)) {
+        std::error_code error;
+        bool has_images = false;
+        for (fs::directory_iterator it(source, error), end; !error && it != end && !has_images; it.increment(error))
+            has_images = has_image_extension(it->path().string());
+        for (const std::string& file :
+             has_images ? files_in_folder(source, has_image_extension, "image files")
+                        : files_in_folder(source, is_annotation_file, "image files or INRIA annotation (.txt) files"))
+            add_entry(file, out);
+        return out;
+    }
+    if (!fs::exists(source)) throw InputError(source, "no such file or folder");
+    if (fs::path(source).extension() == ".xml") {
+        add_annotated(read_dlib_xml(source), out);
+    } else if (is_inria_annotation(source)) {
+        add_annotated({read_inria_annotation(source)}, out);
+    } else {
+        const std::vector<std::string> lines = read_lines(source);
+        if (!lines.empty() && looks_like_info_line(lines.front()))
+            add_annotated(read_opencv_info(source), out);
+        else
+            for (const std::string& line : lines) add_entry(resolve_relative(line, source), out);
+    }
+    if (out.empty()) throw InputError(source, "names no positive samples");
+    return out;
+}
+
+std::vector<PositiveSample> load_positives(const std::vector<PositiveSource>& sources, const CropParams& params,
+                                           int threads) {
+    const int copies = params.mirror ? 2 : 1;
+    std::vector<PositiveSample> samples(sources.size() * static_cast<std::size_t>(copies));
+    parallel_for(
+        static_cast<int>(sources.size()),
+        [&](int i) {
+            const PositiveSource& s = sources[static_cast<std::size_t>(i)];
+            const GrayImage image = read_gray(s.path);
+            const cv::Mat m = as_mat(image);
+            PositiveSample& sample = samples[static_cast<std::size_t>(i * copies)];
+            sample.window = s.box ? crop_from_box(m, s.path, *s.box, params) : crop_from_crop(m, s.path, params);
+            sample.group = s.group;
+            if (params.mirror) samples[static_cast<std::size_t>(i * copies + 1)] = {mirrored(sample.window), s.group};
+        },
+        threads);
+    return samples;
+}
+
+}  // namespace cascade::data

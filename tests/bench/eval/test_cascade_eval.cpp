@@ -1,0 +1,203 @@
+// cascade-eval end to end: its one-line errors for bad options and bad input files (nothing written), and on
+// real data (../shared/data; skipped with "SKIP:" without it) that its per-window curve agrees with the CPU
+// detector's own decisions and counts, and that a composite set reads back and measures.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "bench/eval/eval_result.hpp"
+#include "common/hog_cpu_detector.hpp"
+#include "common/lbp_cpu_detector.hpp"
+#include "common/model_io.hpp"
+#include "data/annotations.hpp"
+#include "data/image_files.hpp"
+#include "tests/bench/eval/eval_tool_run.hpp"
+#include "tests/support/test_data.hpp"
+#include "tests/support/tool_run.hpp"
+
+namespace fs = std::filesystem;
+using namespace cascade;
+using namespace cascade::test;
+
+TEST_CASE("cascade-eval --help names the commands, and each command's --help its options") {
+    const ToolResult r = run_eval({"--help"});
+    CHECK(r.code == 0);
+    for (const char* word : {"window", "image", "composite", "compare", "Examples"})
+        CHECK(r.out.find(word) != std::string::npos);
+    const ToolResult w = run_eval({"window", "--help"});
+    CHECK(w.code == 0);
+    for (const char* option : {"--model", "--pos", "--neg", "--holdout", "--stride", "--json", "--plot"})
+        CHECK(w.out.find(option) != std::string::npos);
+}
+
+TEST_CASE("cascade-eval: bad options give one line, exit code 2, and no file") {
+    const TempDir dir("cascade-eval-test");
+    check_error(run_eval({}), 2, "COMMAND");
+    check_error(run_eval({"measure"}), 2, "measure");
+    check_error(run_eval({"window", "--pos", "p", "--neg", "n"}), 2, "--model");
+    check_error(run_eval({"window", "--model", kHogModel, "--neg", "n"}), 2, "--pos");
+    check_error(run_eval({"window", "--model", kHogModel, "--pos", "p", "--neg", "n", "--holdout", "1.5"}), 2,
+                "--holdout");
+    check_error(run_eval({"window", "--model", kHogModel, "--pos", "p", "--neg", "n", "--stride", "0"}), 2, "--stride");
+    check_error(run_eval({"window", "--model", kHogModel, "--pos", "p", "--neg", "n", "--scale-factor", "x"}), 2,
+                "--scale-factor");
+    check_error(run_eval({"window", "--model", kHogModel, "--label", "a", "--label", "b", "--pos", "p", "--neg", "n"}),
+                2, "--label");
+    check_error(run_eval({"window", "--model", kHogModel, "--pos", "p", "--neg", "n", "--plot", dir / "curve.jpg"}), 2,
+                "--plot");
+    check_error(
+        run_eval({"window", "--model", kHogModel, "--pos", "p", "--neg", "n", "--json", dir / "no/such/dir.json"}), 2,
+        "--json");
+    check_error(run_eval({"window", "--model", kHogModel, "--bogus"}), 2, "bogus");
+    check_error(run_eval({"image", "--model", kHogModel, "--annotations", "a", "--swept-stages", "0"}), 2,
+                "--swept-stages");
+    check_error(run_eval({"image", "--model", kHogModel, "--annotations", "a", "--min-iou", "0"}), 2, "--min-iou");
+    check_error(run_eval({"composite", "--pos", "p", "--neg", "n"}), 2, "--output");
+    check_error(run_eval({"composite", "--pos", "p", "--neg", "n", "--output", dir / "c", "--max-scale", "0.5"}), 2,
+                "--max-scale");
+    check_error(run_eval({"compare", "--plot", dir / "p.png"}), 2, "compare");
+    CHECK(cascade::test::files_under(dir.path).empty());
+}
+
+TEST_CASE("cascade-eval: bad input files give one line naming the file, exit code 1, and no output") {
+    const TempDir dir("cascade-eval-test");
+    const TempDir out("cascade-eval-out");
+    write_text(dir / "broken.xml", "<cascade_model format_version=\"2\"");
+    write_text(dir / "inverted.txt",
+               "Image filename : \"x.png\"\nBounding box for object 1 \"PASperson\" (Xmin, Ymin) - (Xmax, Ymax) : "
+               "(50, 60) - (10, 200)\n");
+    write_text(dir / "not.json", "this is not JSON");
+    write_text(dir / "other.json", "{\"tool\": \"cascade-detect\", \"detections\": []}");
+    write_text(dir / "image.json",
+               "{\"tool\": \"cascade-eval\", \"protocol\": \"image\", \"models\": [{\"label\": \"a\", "
+               "\"model\": \"m\", \"positives\": 1, \"units\": 1, \"images\": 1, \"curve\": []}]}");
+    write_text(dir / "window.json",
+               "{\"tool\": \"cascade-eval\", \"protocol\": \"window\", \"models\": [{\"label\": \"a\", "
+               "\"model\": \"m\", \"positives\": 1, \"units\": 1, \"images\": 1, \"curve\": []}]}");
+    const std::string json = out / "r.json", plot = out / "r.png";
+
+    check_error(run_eval({"window", "--model", dir / "missing.xml", "--pos", dir.path.string(), "--neg",
+                          dir.path.string(), "--json", json}),
+                1, "missing.xml");
+    check_error(run_eval({"window", "--model", dir / "broken.xml", "--pos", dir.path.string(), "--neg",
+                          dir.path.string(), "--json", json}),
+                1, "broken.xml");
+    check_error(run_eval({"window", "--model", kHogModel, "--pos", dir / "nothing", "--neg", dir.path.string(),
+                          "--json", json}),
+                1, "nothing");
+    check_error(run_eval({"image", "--model", kHogModel, "--annotations", dir / "inverted.txt", "--json", json}), 1,
+                "inverted.txt");
+    check_error(run_eval({"compare", dir / "not.json", "--plot", plot}), 1, "not.json");
+    check_error(run_eval({"compare", dir / "other.json", "--plot", plot}), 1, "other.json");
+    check_error(run_eval({"compare", dir / "window.json", dir / "image.json", "--plot", plot}), 1, "image.json");
+    CHECK(cascade::test::files_under(out.path).empty());
+
+    // The two well-formed files do compare on their own.
+    const ToolResult ok =
+        run_eval({"compare", dir / "window.json", dir / "window.json", "--plot", plot, "--json", json});
+    CHECK(ok.code == 0);
+    CHECK(eval::read_json(json).models.size() == 2);
+    CHECK(fs::file_size(plot) > 1000);
+}
+
+TEST_CASE("cascade-eval window on real crops and photos agrees with the CPU detectors' decisions and counts") {
+    const auto data = cascade::test::shared_data_dir();
+    if (!data) return;
+    const TempDir dir("cascade-eval-test");
+    const std::string pos = list_of_first(*data + "/inria/96X160H96/Train/pos", 60, dir, "pos.lst");
+    const std::string neg = list_of_first(*data + "/negatives", 3, dir, "neg.lst");
+    const ToolResult r = run_eval({"window", "--model", kHogModel, "--model", kLbpModel, "--pos", pos, "--neg", neg,
+                                   "--json", dir / "w.json", "--plot", dir / "w.png"});
+    INFO("stderr: " << r.err);
+    REQUIRE(r.code == 0);
+    const eval::EvalResult result = eval::read_json(dir / "w.json");
+    REQUIRE(result.models.size() == 2);
+    CHECK(fs::file_size(dir / "w.png") > 1000);
+
+    // The detectors themselves, on the same data and scan: which crops' centre windows they accept (a 96x160
+    // crop at scale 1 and stride 4 has the window (16, 16) among its positions) and how many negative windows
+    // they accept; the HoG detector also counts the windows it scans (both models have a 64x128 window).
+    ScanParams scan;
+    scan.rule.stride = 4;
+    scan.pyramid.scale_factor = 1.05;
+    std::int64_t windows = 0;
+    const HogCascade hog = std::get<HogCascade>(load_model(kHogModel).cascade);
+    for (const std::string& path : data::read_lines(neg)) {
+        HogScanStats stats;
+        detect_windows(hog, data::read_gray(path).view(), scan, &stats);
+        windows += stats.windows;
+    }
+    for (std::size_t k = 0; k < 2; ++k) {
+        const eval::ModelResult& m = result.models[k];
+        CAPTURE(m.model);
+        CHECK(m.positives == 60);
+        CHECK(m.images == 3);
+        CHECK(m.units == static_cast<double>(windows));
+        const Model model = load_model(m.model);
+        const auto accepted = [&](const GrayImage& image) {
+            return std::visit([&](const auto& c) { return detect_windows(c, image.view(), scan); }, model.cascade);
+        };
+        int accepted_crops = 0;
+        for (const std::string& path : data::read_lines(pos))
+            for (const Detection& d : accepted(data::read_gray(path)))
+                accepted_crops += d.rect == Rect{16, 16, 64, 128} ? 1 : 0;
+        std::int64_t accepted_windows = 0;
+        for (const std::string& path : data::read_lines(neg))
+            accepted_windows += static_cast<std::int64_t>(accepted(data::read_gray(path)).size());
+        // The model's own operating point lies on the swept curve: within its FPPW, the curve reaches exactly
+        // its miss rate (and not lower: the sweep orders windows by depth first, so no threshold accepts fewer
+        // negatives and more positives than the model does).
+        const double model_fppw = static_cast<double>(accepted_windows) / static_cast<double>(windows);
+        CHECK(eval::miss_rate_at(m.curve, model_fppw) == doctest::Approx(1.0 - accepted_crops / 60.0));
+        // The curve is a DET: false positives up, miss rate down.
+        for (std::size_t i = 1; i < m.curve.size(); ++i) {
+            CHECK(m.curve[i].false_positives >= m.curve[i - 1].false_positives);
+            CHECK(m.curve[i].miss_rate < m.curve[i - 1].miss_rate);
+        }
+    }
+}
+
+TEST_CASE("cascade-eval composite writes INRIA annotations that read back, and image measures them") {
+    const auto data = cascade::test::shared_data_dir();
+    if (!data) return;
+    const TempDir dir("cascade-eval-test");
+    const std::string pos = list_of_first(*data + "/inria/96X160H96/Train/pos", 20, dir, "pos.lst");
+    const std::string neg = list_of_first(*data + "/negatives", 4, dir, "neg.lst");
+    const ToolResult c = run_eval({"composite", "--pos", pos, "--neg", neg, "--images", "6", "--output", dir / "set"});
+    INFO("stderr: " << c.err);
+    REQUIRE(c.code == 0);
+    const std::vector<data::AnnotatedImage> images = data::read_annotations(dir / "set/annotations.lst");
+    REQUIRE(images.size() == 6);
+    int boxes = 0;
+    for (const data::AnnotatedImage& image : images) {
+        const GrayImage picture = data::read_gray(image.path);
+        CHECK((!image.boxes.empty() && image.boxes.size() <= 3));
+        for (const Rect& b : image.boxes) {
+            CHECK(b.x >= 0);
+            CHECK(b.y >= 0);
+            CHECK(b.x + b.width <= picture.width);
+            CHECK(b.y + b.height <= picture.height);
+            CHECK(b.height == doctest::Approx(2.0 * b.width).epsilon(0.03));  // the 64x128 window, scaled
+            CHECK(b.height >= 128);
+        }
+        boxes += static_cast<int>(image.boxes.size());
+    }
+    // The same seed writes the same set.
+    REQUIRE(run_eval({"composite", "--pos", pos, "--neg", neg, "--images", "6", "--output", dir / "again"}).code == 0);
+    CHECK(cascade::test::read_text(dir / "set/annotations/composite_0004.txt") ==
+          cascade::test::read_text(dir / "again/annotations/composite_0004.txt"));
+
+    const ToolResult r = run_eval({"image", "--model", kHogModel, "--annotations", dir / "set/annotations.lst",
+                                   "--json", dir / "i.json", "--plot", dir / "i.png"});
+    INFO("stderr: " << r.err);
+    REQUIRE(r.code == 0);
+    const eval::EvalResult result = eval::read_json(dir / "i.json");
+    REQUIRE(result.models.size() == 1);
+    CHECK(result.protocol == eval::Protocol::image);
+    CHECK(result.models[0].positives == boxes);
+    CHECK(result.models[0].units == 6.0);
+    CHECK(result.models[0].log_average_miss_rate >= 0.0);
+    CHECK(result.models[0].log_average_miss_rate <= 1.0);
+}

@@ -1,0 +1,245 @@
+#include "train/hog/hog_command.hpp"
+
+#include <boost/program_options.hpp>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <sstream>
+
+#include "cli/duration_text.hpp"
+#include "cli/tool_main.hpp"
+#include "cli/usage_error.hpp"
+#include "common/error.hpp"
+#include "common/hog_cpu_detector.hpp"
+#include "common/model_io.hpp"
+#include "data/progress.hpp"
+#include "train/command_line.hpp"
+#include "train/hog/cascade_trainer.hpp"
+#include "train/hog/evaluation.hpp"
+#include "train/hog/hog_data.hpp"
+
+namespace po = boost::program_options;
+namespace fs = std::filesystem;
+
+namespace cascade::train::hog {
+
+namespace {
+
+constexpr const char* kUsage = R"(Usage: cascade-train hog --pos CROPS --neg IMAGES [--neg IMAGES...] --output MODEL.xml [options]
+       cascade-train hog --evaluate MODEL.xml --pos CROPS --neg IMAGES [options]
+
+Trains a pedestrian-style HoG cascade (Bilgic 2010, after Zhu et al. 2006): each stage is discrete AdaBoost
+over linear SVMs on single HoG blocks (36-D: 2x2 cells x 9 orientation bins), each round choosing the best of
+--blocks-per-round blocks sampled from a pool of 5029; stages grow until they keep --min-hit-rate of the
+positives and pass at most --max-false-alarm of the negatives, which are mined anew before each stage from the
+negative images (false positives of the cascade so far, at all scales).
+
+Positives are crops of the 64x128 window plus --pos-margin pixels on each side (INRIA's 96x160 crops), from
+folders or list files; the margin gives the window's border pixels their true gradients. A fraction --holdout of the source photos (and of the negative images), chosen
+by --seed as the other trainers do, is held out of training and used at the end to report hit rate and false
+positives per window (FPPW) per cascade depth.
+
+Examples:
+  cascade-train hog --pos ../shared/data/inria/96X160H96/Train/pos \
+      --neg ../shared/data/negatives --neg ../shared/data/negatives_web \
+      --output models/pedestrian_hog.xml --checkpoint hog-checkpoint --seed 1
+  cascade-train hog ... --checkpoint hog-checkpoint --resume      (continue after the last finished stage)
+  cascade-train hog --evaluate models/pedestrian_hog.xml --pos ... --neg ... --seed 1)";
+
+struct Settings {
+    std::vector<std::string> positive_dirs, negative_dirs;
+    std::string output, checkpoint, evaluate;
+    bool resume = false;
+    int margin = 16;
+    double holdout = 0.2;
+    CascadeOptions cascade;
+    double eval_scale = 1.1;
+    int eval_stride = kHogSparseStride;
+    int threads = 0;
+};
+
+void require(bool ok, const std::string& option, const std::string& problem) {
+    if (!ok) throw cli::UsageError("--" + option, problem);
+}
+
+void check(const Settings& s) {
+    const auto& st = s.cascade.stage;
+    require(!s.positive_dirs.empty(), "pos", "is required");
+    require(!s.negative_dirs.empty(), "neg", "is required");
+    require(!s.output.empty() || !s.evaluate.empty(), "output", "is required (or --evaluate MODEL)");
+    require(!s.resume || !s.checkpoint.empty(), "resume", "needs --checkpoint DIR");
+    require(s.margin >= 1, "pos-margin", "must be at least 1 (the window's border pixels need neighbours)");
+    require(s.holdout >= 0.0 && s.holdout < 1.0, "holdout", "must be in [0, 1)");
+    require(st.min_hit_rate > 0.0 && st.min_hit_rate <= 1.0, "min-hit-rate", "must be in (0, 1]");
+    require(st.max_false_alarm > 0.0 && st.max_false_alarm < 1.0, "max-false-alarm", "must be in (0, 1)");
+    require(s.cascade.target_false_alarm > 0.0 && s.cascade.target_false_alarm < 1.0, "target-false-alarm", "must be in (0, 1)");
+    require(s.cascade.max_stages >= 1, "stages", "must be at least 1");
+    require(st.blocks_per_round >= 1, "blocks-per-round", "must be at least 1");
+    require(st.max_weaks >= 1, "max-learners", "must be at least 1");
+    require(st.svm.c > 0.0, "svm-c", "must be positive");
+    require(st.resample_factor > 0.0, "resample-factor", "must be positive");
+    require(s.cascade.mining.count >= 1, "negatives-per-stage", "must be at least 1");
+    require(s.cascade.mining.per_image >= 1, "negatives-per-image", "must be at least 1");
+    require(s.cascade.mining.scale_factor > 1.0, "mine-scale", "must be above 1");
+    require(s.cascade.mining.stride >= 1, "mine-stride", "must be at least 1");
+    require(s.eval_scale > 1.0, "eval-scale", "must be above 1");
+    require(s.eval_stride >= 1, "eval-stride", "must be at least 1");
+    require(s.threads >= 0, "threads", "must be 0 (all cores) or more");
+}
+
+// Everything that changes the trained cascade: data (file names) and settings, not threads or paths.
+std::string fingerprint(const Settings& s, const HogData& data) {
+    std::uint64_t h = 0xcbf29ce484222325ull;
+    auto hash = [&h](const std::string& path) {
+        for (unsigned char c : fs::path(path).filename().string() + "\n") h = (h ^ c) * 0x100000001b3ull;
+    };
+    for (const auto& p : data.train_positives) hash(p.path);
+    for (const auto& n : data.train_negatives) hash(n.path);
+    const auto& c = s.cascade;
+    std::ostringstream out;
+    out.precision(17);
+    out << "data " << std::hex << h << std::dec << " positives " << data.train_positives.size() << " negatives "
+        << data.train_negatives.size() << " margin " << s.margin << " holdout " << s.holdout << " seed " << c.stage.seed
+        << " min-hit-rate " << c.stage.min_hit_rate << " max-false-alarm " << c.stage.max_false_alarm
+        << " blocks-per-round " << c.stage.blocks_per_round << " max-learners " << c.stage.max_weaks << " svm-c "
+        << c.stage.svm.c << " resample-factor " << c.stage.resample_factor << " negatives-per-stage "
+        << c.mining.count << " negatives-per-image " << c.mining.per_image << " mine-scale " << c.mining.scale_factor
+        << " mine-stride " << c.mining.stride << " min-negatives " << c.min_negatives;
+    return out.str();
+}
+
+std::string number(double x) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", x);
+    return text;
+}
+
+std::string percent(double x) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.2f%%", 100.0 * x);
+    return text;
+}
+
+void report_evaluation(const Evaluation& e, const Settings& s, data::Progress& progress) {
+    progress.log("held-out evaluation: " + std::to_string(e.positives) + " positive windows, " +
+                 std::to_string(e.windows) + " negative windows in " + std::to_string(e.images) +
+                 " images (stride " + std::to_string(s.eval_stride) + ", scale factor " + number(s.eval_scale) + ")");
+    for (const auto& d : e.depths) {
+        char line[160];
+        std::snprintf(line, sizeof line, "  %2d stages: hit rate %.4f, miss rate %.4f, FPPW %.3g", d.stages, d.hit_rate,
+                      1.0 - d.hit_rate, d.fppw);
+        progress.log(line);
+    }
+    char line[200];
+    std::snprintf(line, sizeof line, "  blocks evaluated per negative window: %.2f; rejected within 4 stages: %s",
+                  e.blocks_per_window, percent(e.rejected_within(4)).c_str());
+    progress.log(line);
+    const double miss = e.miss_rate_at(1e-4);
+    progress.log(std::isnan(miss) ? "  miss rate at 1e-4 FPPW: not reached (the whole cascade is above 1e-4 FPPW)"
+                                  : "  miss rate at 1e-4 FPPW: " + percent(miss));
+}
+
+int run(const Settings& s) {
+    if (!s.output.empty()) {
+        const fs::path folder = fs::absolute(s.output).parent_path();
+        if (!fs::is_directory(folder)) throw InputError(s.output, "its folder " + folder.string() + " does not exist");
+    }
+    data::Progress progress(kProgressUnit, kProgressUnits);
+    const Size window = s.cascade.window;
+    const HogData data =
+        find_hog_data(s.positive_dirs, s.negative_dirs, window, s.holdout, s.cascade.stage.seed, s.threads);
+    progress.log("data: " + std::to_string(data.train_positives.size()) + " training and " +
+                 std::to_string(data.held_positives.size()) + " held-out positive crops, " +
+                 std::to_string(data.train_negatives.size()) + " training and " +
+                 std::to_string(data.held_negatives.size()) + " held-out negative images (holdout " + number(s.holdout) +
+                 ", by source photo, seed " + std::to_string(s.cascade.stage.seed) + ")");
+
+    ScanParams scan;
+    scan.pyramid.scale_factor = s.eval_scale;
+    scan.rule.stride = s.eval_stride;
+    scan.threads = s.threads;
+    auto evaluate_held_out = [&](const HogCascade& cascade) {
+        if (data.held_positives.empty() || data.held_negatives.empty()) return false;
+        report_evaluation(evaluate(cascade,
+                                              load_positive_windows(data.held_positives, cascade.window, s.margin, s.threads),
+                                              data.held_negatives, scan),
+                          s, progress);
+        return true;
+    };
+    if (!s.evaluate.empty()) {
+        const Model model = load_model(s.evaluate);
+        const auto* hog = std::get_if<HogCascade>(&model.cascade);
+        if (!hog) throw InputError(s.evaluate, "is not a HoG cascade");
+        if (!evaluate_held_out(*hog)) throw InputError("--holdout", "leaves no held-out positives or negative images to evaluate on");
+        return 0;
+    }
+
+    WindowSet positives = load_positive_windows(data.train_positives, window, s.margin, s.threads);
+    progress.log("loaded in " + cli::duration_text(progress.elapsed()));
+
+    CascadeOptions options = s.cascade;
+    options.checkpoint_dir = s.checkpoint;
+    options.resume = s.resume;
+    options.fingerprint = fingerprint(s, data);
+    options.stage.threads = options.mining.threads = s.threads;
+    options.mining.seed = options.stage.seed;
+    const TrainingOutcome outcome =
+        train_cascade(std::move(positives), data.train_negatives, options, progress);
+    if (outcome.cascade.stages.empty())
+        throw InputError(s.output, "not written: no stage could be trained (" + outcome.stop_reason + ")");
+    save_model(Model{outcome.cascade, s.output}, s.output);
+
+    std::string per_stage;
+    for (const auto& st : outcome.stages) per_stage += (per_stage.empty() ? "" : " ") + std::to_string(st.learners);
+    progress.log("wrote " + s.output + ": " + std::to_string(outcome.cascade.stages.size()) + " stages, " +
+                 std::to_string(outcome.cascade.weaks.size()) + " learners (per stage: " + per_stage + "); stopped: " +
+                 outcome.stop_reason + "; training time " + cli::duration_text(outcome.seconds));
+    evaluate_held_out(outcome.cascade);
+    return 0;
+}
+
+}  // namespace
+
+int command(int argc, char** argv) {
+    Settings s;
+    auto& c = s.cascade;
+    po::options_description options("Options");
+    // clang-format off
+    options.add_options()
+        ("help,h", "show this help")
+        ("pos", po::value(&s.positive_dirs)->composing(), "folder or list file of positive crops (repeatable)")
+        ("neg", po::value(&s.negative_dirs)->composing(), "folder or list file of object-free images (repeatable)")
+        ("output,o", po::value(&s.output), "the model to write (the project's XML)")
+        ("evaluate", po::value(&s.evaluate), "evaluate this HoG model on the held-out data instead of training")
+        ("pos-margin", po::value(&s.margin)->default_value(16), "pixels around the 64x128 window in each crop")
+        ("holdout", po::value(&s.holdout)->default_value(0.2), "fraction of source photos and negative images held out")
+        ("seed", po::value(&c.stage.seed)->default_value(1), "seed of every random choice")
+        ("threads", po::value(&s.threads)->default_value(0), "worker threads (0: all cores)")
+        ("stages", po::value(&c.max_stages)->default_value(30), "maximum number of stages")
+        ("target-false-alarm", po::value(&c.target_false_alarm)->default_value(5e-5), "stop when the stages' false-alarm rates multiply to this")
+        ("min-hit-rate", po::value(&c.stage.min_hit_rate)->default_value(0.99), "d_min: positives each stage keeps")
+        ("max-false-alarm", po::value(&c.stage.max_false_alarm)->default_value(0.65), "f_max: negatives each stage may pass")
+        ("blocks-per-round", po::value(&c.stage.blocks_per_round)->default_value(125), "blocks sampled (one SVM each) per boosting round")
+        ("max-learners", po::value(&c.stage.max_weaks)->default_value(200), "most weak learners in one stage")
+        ("svm-c", po::value(&c.stage.svm.c)->default_value(1.0), "liblinear's C for the block SVMs")
+        ("resample-factor", po::value(&c.stage.resample_factor)->default_value(1.0), "SVM instances drawn by weight, per sample")
+        ("negatives-per-stage", po::value(&c.mining.count)->default_value(2000), "negatives mined before each stage")
+        ("negatives-per-image", po::value(&c.mining.per_image)->default_value(8), "most negatives kept from one image per stage")
+        ("min-negatives", po::value(&c.min_negatives)->default_value(200), "stop training when mining finds fewer")
+        ("mine-scale", po::value(&c.mining.scale_factor)->default_value(1.1), "pyramid scale factor for mining")
+        ("mine-stride", po::value(&c.mining.stride)->default_value(8), "window stride for mining (random offset per level)")
+        ("eval-scale", po::value(&s.eval_scale)->default_value(1.1), "pyramid scale factor of the held-out scan")
+        ("eval-stride", po::value(&s.eval_stride)->default_value(kHogSparseStride), "window stride of the held-out scan")
+        ("checkpoint", po::value(&s.checkpoint), "folder for a checkpoint after every stage")
+        ("resume", po::bool_switch(&s.resume), "continue from --checkpoint");
+    // clang-format on
+    return cli::run_tool("cascade-train hog", [&] {
+        po::variables_map vm;
+        if (!parse_command_line(argc, argv, options, kUsage, vm)) return 0;
+        check(s);
+        return run(s);
+    });
+}
+
+}  // namespace cascade::train::hog
