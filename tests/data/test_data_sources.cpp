@@ -17,6 +17,7 @@
 namespace fs = std::filesystem;
 using namespace cascade;
 using namespace cascade::data;
+using cascade::test::input_error;
 using cascade::test::ScratchDir;
 using cascade::test::write_noise_png;
 
@@ -169,17 +170,6 @@ TEST_CASE("crops: the window-sized centre, and the group is the photo (trailing 
     CHECK(found[0].group == "crop001001");
     const GrayImage w = load_positives(found, CropParams{{64, 128}, -1, 0.0, false}, 1)[0].window;
     CHECK(cv::norm(as_mat(w), image(cv::Rect(16, 16, 64, 128)), cv::NORM_INF) == 0);
-}
-
-// The message of the InputError that `f` throws, or "" when it throws none.
-template <class F>
-std::string input_error(F&& f) {
-    try {
-        f();
-    } catch (const InputError& e) {
-        return e.what();
-    }
-    return "";
 }
 
 TEST_CASE("bad input: empty folders, unreadable images, small crops, small negatives, a hold-out that leaves nothing") {

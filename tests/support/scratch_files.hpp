@@ -1,4 +1,4 @@
-// Scratch folders and noise images for the tests of data/ and train/.
+// Scratch folders, noise images and error messages for the tests of data/ and train/.
 #pragma once
 
 #include <unistd.h>
@@ -7,6 +7,8 @@
 #include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>
 #include <string>
+
+#include "common/error.hpp"
 
 namespace cascade::test {
 
@@ -33,6 +35,17 @@ inline cv::Mat write_noise_png(const std::string& path, int width, int height, i
     rng.fill(image, cv::RNG::UNIFORM, 0, 256);
     cv::imwrite(path, image);
     return image;
+}
+
+// The message of the InputError that `f` throws, or "" when it throws none.
+template <class F>
+std::string input_error(F&& f) {
+    try {
+        f();
+    } catch (const InputError& e) {
+        return e.what();
+    }
+    return "";
 }
 
 }  // namespace cascade::test

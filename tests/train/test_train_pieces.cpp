@@ -24,6 +24,7 @@ namespace fs = std::filesystem;
 using namespace cascade;
 using namespace cascade::train;
 using namespace cascade::train::lbp;
+using cascade::test::input_error;
 using cascade::test::ScratchDir;
 using cascade::test::write_noise_png;
 
@@ -138,17 +139,6 @@ TEST_CASE("checkpoint files: reals read back bit-identical, a wrong kind is refu
     CHECK(in.all("slot") == std::vector<std::string>{"1 2 3 4", "-"});
     CHECK_THROWS_AS(in.text("missing"), InputError);
     CHECK_THROWS_AS(StateReader(dir.file("state"), "other-kind", 3), InputError);
-}
-
-// The message of the InputError that `f` throws, or "" when it throws none.
-template <class F>
-std::string input_error(F&& f) {
-    try {
-        f();
-    } catch (const InputError& e) {
-        return e.what();
-    }
-    return "";
 }
 
 TEST_CASE("LBP trainer options: contradictory or out-of-range targets are usage errors") {
