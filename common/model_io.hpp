@@ -17,6 +17,8 @@
 namespace cascade {
 
 Model load_model(const std::string& path);
+// The bytes of a model file, unparsed; InputError naming it when it cannot be read.
+std::string read_model_file(const std::string& path);
 // Parses XML text held in memory (an embedded model); `name` is used in messages.
 Model load_model_from_string(const std::string& xml, const std::string& name);
 void save_model(const Model& model, const std::string& path);

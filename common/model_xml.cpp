@@ -402,15 +402,20 @@ std::string to_xml(const HogCascade& c) {
 
 }  // namespace
 
-Model load_model(const std::string& path) {
+std::string read_model_file(const std::string& path) {
     std::error_code ec;
     if (std::filesystem::is_directory(path, ec)) throw InputError(path, "cannot open file (it is a directory)");
     std::ifstream in(path, std::ios::binary);
     if (!in) throw InputError(path, std::string("cannot open file (") + std::strerror(errno) + ")");
     std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     if (in.bad()) throw InputError(path, std::string("cannot read file (") + std::strerror(errno) + ")");
+    return text;
+}
+
+Model load_model(const std::string& path) {
+    const std::string text = read_model_file(path);
     const auto* bytes = reinterpret_cast<const std::uint8_t*>(text.data());
-    if (is_packed_model(bytes, text.size())) return unpack_model(bytes, text.size(), path);
+    if (is_packed_model(bytes, text.size())) return unpack_model(bytes, text.size(), path).model;
     return parse_model(text, path);
 }
 

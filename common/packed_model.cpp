@@ -5,18 +5,22 @@
 #include <type_traits>
 
 #include "common/error.hpp"
+#include "common/lbp_tables.hpp"
+#include "common/model_io.hpp"
 
 namespace cascade {
 
 namespace {
 
-static_assert(sizeof(PackedHeader) == 48, "the packed header is part of the file format");
+static_assert(sizeof(PackedHeader) == 44, "the packed header is part of the file format");
 static_assert(sizeof(Stage) == 16 && sizeof(LbpWeak) == 12 && sizeof(HogWeak) == 168,
               "packed records are part of the file format: bump kPackedVersion when they change");
 static_assert(std::is_trivially_copyable_v<HogWeak> && std::is_trivially_copyable_v<LbpWeak>);
 
-std::uint64_t fnv1a64(const std::uint8_t* data, std::size_t size) {
-    std::uint64_t hash = 14695981039346656037ull;
+using Checksum = std::uint64_t;
+
+Checksum fnv1a64(const std::uint8_t* data, std::size_t size) {
+    Checksum hash = 14695981039346656037ull;
     for (std::size_t i = 0; i < size; ++i) hash = (hash ^ data[i]) * 1099511628211ull;
     return hash;
 }
@@ -36,7 +40,7 @@ std::vector<T> take(const std::uint8_t*& cursor, std::uint32_t count) {
 }
 
 template <class Cascade>
-PackedHeader header_of(const Cascade& c, std::uint32_t kind, std::uint32_t responses) {
+PackedHeader header_of(const Cascade& c, std::uint32_t kind) {
     PackedHeader h{};
     std::memcpy(h.magic, kPackedMagic, sizeof h.magic);
     h.version = kPackedVersion;
@@ -46,28 +50,70 @@ PackedHeader header_of(const Cascade& c, std::uint32_t kind, std::uint32_t respo
     h.window_height = c.window.height;
     h.num_stages = static_cast<std::uint32_t>(c.stages.size());
     h.num_weaks = static_cast<std::uint32_t>(c.weaks.size());
-    h.num_responses = responses;
     return h;
+}
+
+// The header of a file that passed the magic, version and checksum checks, checked against the file's size.
+PackedHeader checked_header(const std::uint8_t* bytes, std::size_t size, const std::string& name) {
+    PackedHeader h;
+    std::memcpy(&h, bytes, sizeof h);
+    if (h.kind > 1) throw InputError(name, "unknown model kind " + std::to_string(h.kind));
+    if (h.policy > 1) throw InputError(name, "unknown sum policy " + std::to_string(h.policy));
+    if (h.kind == 1 && (h.num_responses != 0 || h.num_stump_words != 0))
+        throw InputError(name, "a HoG model with LBP response or stump tables");
+    if (h.num_stump_words != 0 && std::size_t{h.num_stump_words} != std::size_t{h.num_weaks} * kStumpWords)
+        throw InputError(name, std::to_string(h.num_stump_words) + " stump table words for " +
+                                   std::to_string(h.num_weaks) + " weak learners (" + std::to_string(kStumpWords) +
+                                   " each, or none)");
+    const std::size_t weak_size = h.kind == 0 ? sizeof(LbpWeak) : sizeof(HogWeak);
+    const std::size_t expected = sizeof h + std::size_t{h.num_stages} * sizeof(Stage) +
+                                 std::size_t{h.num_weaks} * weak_size + std::size_t{h.num_responses} * sizeof(float) +
+                                 std::size_t{h.num_stump_words} * sizeof(std::uint32_t) + sizeof(Checksum);
+    if (size != expected)
+        throw InputError(name, "truncated or padded: the header promises " + std::to_string(expected) +
+                                   " bytes, the data has " + std::to_string(size));
+    return h;
+}
+
+template <class Cascade>
+Cascade cascade_of(const PackedHeader& h, const std::uint8_t*& cursor) {
+    Cascade c;
+    c.window = {h.window_width, h.window_height};
+    c.policy = static_cast<SumPolicy>(h.policy);
+    c.stages = take<Stage>(cursor, h.num_stages);
+    c.weaks = take<typename decltype(c.weaks)::value_type>(cursor, h.num_weaks);
+    return c;
 }
 
 }  // namespace
 
-std::vector<std::uint8_t> pack_model(const Model& model) {
+PackedModel compile_model(Model model) {
+    PackedModel packed;
+    if (const auto* lbp = std::get_if<LbpCascade>(&model.cascade)) packed.stumps = stump_tables(*lbp);
+    packed.model = std::move(model);
+    return packed;
+}
+
+std::vector<std::uint8_t> pack_model(const PackedModel& packed) {
     std::vector<std::uint8_t> out(sizeof(PackedHeader));
     PackedHeader header{};
-    if (const auto* lbp = std::get_if<LbpCascade>(&model.cascade)) {
-        header = header_of(*lbp, 0, static_cast<std::uint32_t>(lbp->responses.size()));
+    if (const auto* lbp = std::get_if<LbpCascade>(&packed.model.cascade)) {
+        header = header_of(*lbp, 0);
+        header.num_responses = static_cast<std::uint32_t>(lbp->responses.size());
+        header.num_stump_words = static_cast<std::uint32_t>(packed.stumps.size());
         append(out, lbp->stages);
         append(out, lbp->weaks);
         append(out, lbp->responses);
+        append(out, packed.stumps);
     } else {
-        const auto& hog = std::get<HogCascade>(model.cascade);
-        header = header_of(hog, 1, 0);
+        const auto& hog = std::get<HogCascade>(packed.model.cascade);
+        header = header_of(hog, 1);
         append(out, hog.stages);
         append(out, hog.weaks);
     }
-    header.checksum = fnv1a64(out.data() + sizeof header, out.size() - sizeof header);
     std::memcpy(out.data(), &header, sizeof header);
+    const Checksum checksum = fnv1a64(out.data(), out.size());
+    append(out, std::vector<Checksum>{checksum});
     return out;
 }
 
@@ -75,49 +121,44 @@ bool is_packed_model(const std::uint8_t* bytes, std::size_t size) {
     return size >= sizeof(kPackedMagic) && std::memcmp(bytes, kPackedMagic, sizeof kPackedMagic) == 0;
 }
 
-Model unpack_model(const std::uint8_t* bytes, std::size_t size, const std::string& name) {
-    if (size < sizeof(PackedHeader) || !is_packed_model(bytes, size))
+PackedModel unpack_model(const std::uint8_t* bytes, std::size_t size, const std::string& name) {
+    if (size < sizeof(PackedHeader) + sizeof(Checksum) || !is_packed_model(bytes, size))
         throw InputError(name, "not a packed cascade model (bad magic or shorter than its header)");
-    PackedHeader h;
-    std::memcpy(&h, bytes, sizeof h);
-    if (h.version != kPackedVersion)
-        throw InputError(name, "packed format version " + std::to_string(h.version) + ", this build reads " +
+    std::uint32_t version;
+    std::memcpy(&version, bytes + offsetof(PackedHeader, version), sizeof version);
+    if (version != kPackedVersion)
+        throw InputError(name, "packed format version " + std::to_string(version) + ", this build reads " +
                                    std::to_string(kPackedVersion) + " (export the model again)");
-    if (h.kind > 1) throw InputError(name, "unknown model kind " + std::to_string(h.kind));
-    if (h.policy > 1) throw InputError(name, "unknown sum policy " + std::to_string(h.policy));
-    const std::size_t weak_size = h.kind == 0 ? sizeof(LbpWeak) : sizeof(HogWeak);
-    const std::size_t expected = sizeof h + std::size_t{h.num_stages} * sizeof(Stage) +
-                                 std::size_t{h.num_weaks} * weak_size + std::size_t{h.num_responses} * sizeof(float);
-    if (size != expected)
-        throw InputError(name, "truncated or padded: the header promises " + std::to_string(expected) +
-                                   " bytes, the data has " + std::to_string(size));
-    if (fnv1a64(bytes + sizeof h, size - sizeof h) != h.checksum)
+    Checksum stored;
+    std::memcpy(&stored, bytes + size - sizeof stored, sizeof stored);
+    if (fnv1a64(bytes, size - sizeof stored) != stored)
         throw InputError(name, "checksum mismatch: the packed model is corrupt");
 
+    const PackedHeader h = checked_header(bytes, size, name);
     const std::uint8_t* cursor = bytes + sizeof h;
-    Model model;
-    model.source = name;
-    const Size window{h.window_width, h.window_height};
-    const auto policy = static_cast<SumPolicy>(h.policy);
+    PackedModel packed;
+    packed.model.source = name;
     if (h.kind == 0) {
-        LbpCascade c;
-        c.window = window;
-        c.policy = policy;
-        c.stages = take<Stage>(cursor, h.num_stages);
-        c.weaks = take<LbpWeak>(cursor, h.num_weaks);
+        auto c = cascade_of<LbpCascade>(h, cursor);
         c.responses = take<float>(cursor, h.num_responses);
         validate(c, name);
-        model.cascade = std::move(c);
+        packed.stumps = take<std::uint32_t>(cursor, h.num_stump_words);
+        if (!packed.stumps.empty() && !stumps_match_tables(c, packed.stumps))
+            throw InputError(name, "the stump tables disagree with the response tables");
+        packed.model.cascade = std::move(c);
     } else {
-        HogCascade c;
-        c.window = window;
-        c.policy = policy;
-        c.stages = take<Stage>(cursor, h.num_stages);
-        c.weaks = take<HogWeak>(cursor, h.num_weaks);
+        auto c = cascade_of<HogCascade>(h, cursor);
         validate(c, name);
-        model.cascade = std::move(c);
+        packed.model.cascade = std::move(c);
     }
-    return model;
+    return packed;
+}
+
+PackedModel load_packed_model(const std::string& path) {
+    const std::string text = read_model_file(path);
+    const auto* bytes = reinterpret_cast<const std::uint8_t*>(text.data());
+    if (is_packed_model(bytes, text.size())) return unpack_model(bytes, text.size(), path);
+    return compile_model(load_model_from_string(text, path));
 }
 
 std::string packed_model_header(const std::vector<std::uint8_t>& packed, const std::string& symbol,

@@ -1,12 +1,18 @@
-// Packed models: the GPU-ready form of a cascade, produced by cascade-export.
+// Packed models: the kernel-ready form of a cascade, what cascade-export writes and the GPU detectors run.
 //
-// A packed model is a header followed by the arrays that the shared evaluation code reads through a view
-// (stages, weak-learner records, response tables), exactly as they sit in memory, so the GPU uploads them
-// with one copy each and the CPU uses them without conversion. The same bytes are written as a binary file
-// and as a C++ header (a byte array) that a program compiles in.
+// A packed model is the model's own arrays, which the shared evaluation code reads as they are (stages,
+// weak-learner records, response tables: the GPU uploads each with one copy, the CPU reads them through a
+// view), and the tables the GPU kernels read beside them (an LBP model's stump tables, common/lbp_tables.hpp).
+// compile_model derives those once; a packed file carries them, and the detectors take them as loaded. The
+// same bytes are written as a binary file and as a C++ header (a byte array) that a program compiles in.
 //
-// Layout (little-endian): PackedHeader, then num_stages x Stage, num_weaks x LbpWeak or HogWeak,
-// num_responses x float. The checksum (64-bit FNV-1a) covers everything after the header.
+// File layout (format version kPackedVersion; little-endian; docs/model-format.md):
+//   PackedHeader, then num_stages x Stage, num_weaks x LbpWeak or HogWeak, num_responses x float,
+//   num_stump_words x uint32, then a uint64 checksum (64-bit FNV-1a) of every byte before it, the header's
+//   included: a file whose any byte changed, window and sum policy too, is refused.
+// unpack_model also refuses content that contradicts itself under a valid checksum: counts that do not add
+// up to the file's size, a structurally invalid model (validate), or stump tables that disagree with the
+// response tables.
 #pragma once
 
 #include <cstdint>
@@ -18,7 +24,8 @@
 namespace cascade {
 
 constexpr char kPackedMagic[8] = {'C', 'A', 'S', 'C', 'P', 'A', 'K', '\0'};
-constexpr std::uint32_t kPackedVersion = 2;  // 2: Stage gained its acceptance threshold
+// 2: Stage gained its acceptance threshold. 3: LBP stump tables; the checksum covers the whole file.
+constexpr std::uint32_t kPackedVersion = 3;
 
 struct PackedHeader {
     char magic[8];
@@ -26,14 +33,27 @@ struct PackedHeader {
     std::uint32_t kind;  // 0: LBP, 1: HoG
     std::uint32_t policy;
     std::int32_t window_width, window_height;
-    std::uint32_t num_stages, num_weaks, num_responses;
-    std::uint64_t checksum;
+    std::uint32_t num_stages, num_weaks, num_responses, num_stump_words;
 };
 
-std::vector<std::uint8_t> pack_model(const Model& model);
-// Checks magic, version, sizes and checksum, then validates the model; throws InputError naming `name`.
-Model unpack_model(const std::uint8_t* bytes, std::size_t size, const std::string& name);
+struct PackedModel {
+    Model model;
+    // LBP: stump_tables(cascade) (common/lbp_tables.hpp), empty when a table has more than two values; HoG: empty.
+    std::vector<std::uint32_t> stumps;
+};
+
+// The kernel tables of `model` (what cascade-export writes).
+PackedModel compile_model(Model model);
+
+std::vector<std::uint8_t> pack_model(const PackedModel& packed);
+// Checks magic, version, checksum, sizes, then the model (validate) and its tables; throws InputError naming
+// `name` and the first problem.
+PackedModel unpack_model(const std::uint8_t* bytes, std::size_t size, const std::string& name);
 bool is_packed_model(const std::uint8_t* bytes, std::size_t size);
+
+// Any model file (common/model_io.hpp load_model's formats) in packed form: a packed binary's tables as
+// written, another format's compiled.
+PackedModel load_packed_model(const std::string& path);
 
 // The packed bytes as a C++17 header defining `inline constexpr unsigned char <symbol>[]` in namespace
 // cascade::embedded; load it with unpack_model(symbol, sizeof symbol, "embedded:<symbol>").

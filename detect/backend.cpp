@@ -40,7 +40,7 @@ void require_backend(const std::string& name) {
 #endif
 }
 
-std::unique_ptr<Backend> make_backend(const std::string& name, const Model& model, const ScanParams& params,
+std::unique_ptr<Backend> make_backend(const std::string& name, const PackedModel& model, const ScanParams& params,
                                       const GpuSettings& gpu) {
     require_backend(name);
 #ifdef CASCADE_GPU_BACKEND
@@ -52,7 +52,7 @@ std::unique_ptr<Backend> make_backend(const std::string& name, const Model& mode
         [&](const auto& cascade) -> std::unique_ptr<Backend> {
             return std::make_unique<CpuBackend<std::decay_t<decltype(cascade)>>>(cascade, params);
         },
-        model.cascade);
+        model.model.cascade);
 }
 
 }  // namespace cascade::detect

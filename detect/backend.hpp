@@ -3,7 +3,8 @@
 //
 // require_backend throws UsageError for an unknown name or one not built in ("gpu" without CUDA).
 // make_backend gives the backend for the model's kind: "cpu", the CPU reference detectors for LBP and HoG;
-// "gpu", the GPU detectors (detect/gpu_backend.hpp). A backend that cannot run a model throws InputError.
+// "gpu", the GPU detectors (detect/gpu_backend.hpp), which run the packed model's kernel tables as loaded. A
+// backend that cannot run a model throws InputError.
 #pragma once
 
 #include <memory>
@@ -14,6 +15,7 @@
 #include "common/image.hpp"
 #include "common/lbp_cpu_detector.hpp"
 #include "common/model.hpp"
+#include "common/packed_model.hpp"
 
 namespace cascade::detect {
 
@@ -32,7 +34,7 @@ struct GpuSettings {
 };
 
 void require_backend(const std::string& name);
-std::unique_ptr<Backend> make_backend(const std::string& name, const Model& model, const ScanParams& params,
+std::unique_ptr<Backend> make_backend(const std::string& name, const PackedModel& model, const ScanParams& params,
                                       const GpuSettings& gpu);
 
 }  // namespace cascade::detect

@@ -26,7 +26,7 @@ ScanParams scan_params(const Options& options) {
 
 }  // namespace
 
-Detector::Detector(const Model& model, const Options& options)
+Detector::Detector(const PackedModel& model, const Options& options)
     : backend_(make_backend(options.backend, model, scan_params(options), options.gpu)),
       grouping_(options.grouping) {
     const Size window = backend_->window();

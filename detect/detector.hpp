@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "common/detection.hpp"
-#include "common/model.hpp"
+#include "common/packed_model.hpp"
 #include "detect/backend.hpp"
 #include "detect/options.hpp"
 
@@ -19,7 +19,7 @@ namespace cascade::detect {
 
 class Detector {
 public:
-    Detector(const Model& model, const Options& options);
+    Detector(const PackedModel& model, const Options& options);
     Size window() const { return backend_->window(); }
     std::vector<Detection> detect(const cv::Mat& gray) const;
 

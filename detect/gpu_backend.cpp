@@ -11,17 +11,16 @@ using cli::UsageError;
 
 namespace {
 
-template <class GpuDetector>
 class GpuBackend : public Backend {
 public:
-    template <class Cascade, class GpuOptions>
-    GpuBackend(const Cascade& cascade, const GpuOptions& options) : window_(cascade.window), detector_(cascade, options) {}
+    GpuBackend(Size window, std::unique_ptr<gpu::GpuDetector> detector)
+        : window_(window), detector_(std::move(detector)) {}
     Size window() const override { return window_; }
-    std::vector<Detection> windows(const GrayView& image) override { return detector_.detect(image); }
+    std::vector<Detection> windows(const GrayView& image) override { return detector_->detect(image); }
 
 private:
     Size window_;
-    GpuDetector detector_;
+    std::unique_ptr<gpu::GpuDetector> detector_;
 };
 
 template <class GpuOptions>
@@ -45,13 +44,15 @@ GpuOptions gpu_options(const ScanParams& params, const GpuSettings& settings) {
 
 }  // namespace
 
-std::unique_ptr<Backend> make_gpu_backend(const Model& model, const ScanParams& params, const GpuSettings& settings) {
+std::unique_ptr<Backend> make_gpu_backend(const PackedModel& model, const ScanParams& params,
+                                          const GpuSettings& settings) {
     const auto lbp = gpu_options<gpu::LbpGpuOptions>(params, settings);  // checks the settings first
     if (!gpu::cuda_device_available()) throw InputError("--backend gpu", "no CUDA device is available");
-    if (const auto* c = std::get_if<LbpCascade>(&model.cascade))
-        return std::make_unique<GpuBackend<gpu::LbpGpuDetector>>(*c, lbp);
-    return std::make_unique<GpuBackend<gpu::HogGpuDetector>>(std::get<HogCascade>(model.cascade),
-                                                             gpu_options<gpu::HogGpuOptions>(params, settings));
+    if (const auto* c = std::get_if<LbpCascade>(&model.model.cascade))
+        return std::make_unique<GpuBackend>(c->window, std::make_unique<gpu::LbpGpuDetector>(*c, model.stumps, lbp));
+    const auto& hog = std::get<HogCascade>(model.model.cascade);
+    return std::make_unique<GpuBackend>(
+        hog.window, std::make_unique<gpu::HogGpuDetector>(hog, gpu_options<gpu::HogGpuOptions>(params, settings)));
 }
 
 }  // namespace cascade::detect

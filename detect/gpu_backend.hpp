@@ -1,5 +1,6 @@
 // The GPU backend (builds with CUDA only): the GPU LBP or HoG detector (gpu/lbp_gpu_detector.hpp,
-// gpu/hog_gpu_detector.hpp) behind the Backend interface, for the model's kind.
+// gpu/hog_gpu_detector.hpp) behind the Backend interface, for the model's kind, with the packed model's kernel
+// tables as they were loaded.
 //
 // settings.pyramid: "exact" (the CPU's pyramid pixels: the same windows as the CPU backend) or "texture"
 // (hardware bilinear sampling: faster, close to the CPU's); settings.compaction: a strategy name of
@@ -9,12 +10,13 @@
 
 #include <memory>
 
-#include "common/model.hpp"
+#include "common/packed_model.hpp"
 #include "common/scan.hpp"
 #include "detect/backend.hpp"
 
 namespace cascade::detect {
 
-std::unique_ptr<Backend> make_gpu_backend(const Model& model, const ScanParams& params, const GpuSettings& settings);
+std::unique_ptr<Backend> make_gpu_backend(const PackedModel& model, const ScanParams& params,
+                                          const GpuSettings& settings);
 
 }  // namespace cascade::detect

@@ -42,7 +42,7 @@ void check_frame_size(const Frame& frame, Size window) {
 
 void run(const Options& options) {
     const auto start = std::chrono::steady_clock::now();
-    const Model model = load_detection_model(options.model);
+    const PackedModel model = load_detection_model(options.model);
     const Detector detector(model, options);
     const std::vector<Source> sources = expand_inputs(options.inputs);
     check_annotate_video(options, sources);
@@ -58,7 +58,7 @@ void run(const Options& options) {
     });
 
     Report report;
-    report.model = model.source;
+    report.model = model.model.source;
     report.model_window = detector.window();
     Frame frame;
     while (reader.next(frame)) {

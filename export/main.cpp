@@ -1,5 +1,6 @@
 // cascade-export: compiles a model (the project's XML, OpenCV's LBP cascade XML, or a packed binary) into the
-// packed GPU tables of common/packed_model.hpp, as a binary file and/or a C++ header to compile in.
+// kernel-ready tables of common/packed_model.hpp, what the GPU detectors run, as a binary file and/or a C++
+// header to compile in.
 #include <boost/program_options.hpp>
 #include <cctype>
 #include <filesystem>
@@ -10,7 +11,6 @@
 #include "cli/usage_error.hpp"
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
-#include "common/model_io.hpp"
 #include "common/packed_model.hpp"
 
 namespace po = boost::program_options;
@@ -20,10 +20,12 @@ namespace {
 
 constexpr const char* kUsage = R"(Usage: cascade-export MODEL [--binary FILE] [--header FILE] [--symbol NAME]
 
-Compiles a cascade model into packed GPU tables: a header with a checksum, then the stages, the weak-learner
-records and the response tables, laid out as the detectors read them. MODEL is the project's XML, OpenCV's
-LBP cascade XML or an already packed binary. cascade-detect loads all three with --model; a header written
-with --header compiles the model into a program.
+Compiles a cascade model into the tables the GPU detectors run, packed: a header (format version, kind, sum
+policy, window, counts), the stages, the weak-learner records and the response tables as the detectors read
+them, an LBP model's stump tables (two-valued response tables as code subsets and two leaves), then a
+checksum over the whole file; docs/model-format.md describes it. MODEL is the project's XML, OpenCV's LBP
+cascade XML or an already packed binary (whose tables are kept as they are). cascade-detect loads all three
+with --model; a header written with --header compiles the model into a program.
 
 Examples:
   cascade-export /usr/share/opencv4/lbpcascades/lbpcascade_frontalface.xml --binary frontalface.cpk
@@ -41,16 +43,18 @@ std::string symbol_from(const std::string& path) {
     return symbol;
 }
 
-void print_info(const cascade::Model& model, std::size_t packed_bytes) {
+void print_info(const cascade::PackedModel& packed, std::size_t packed_bytes) {
     std::visit(
         [&](const auto& c) {
-            std::cout << model.source << ": " << (std::is_same_v<std::decay_t<decltype(c)>, cascade::LbpCascade> ? "LBP" : "HoG")
-                      << " cascade, window " << c.window.width << "x" << c.window.height << ", " << c.stages.size()
-                      << " stages, " << c.weaks.size() << " weak learners, sum policy "
-                      << (c.policy == cascade::SumPolicy::per_stage ? "per_stage" : "running") << ", packed "
-                      << packed_bytes << " bytes\n";
+            constexpr bool lbp = std::is_same_v<std::decay_t<decltype(c)>, cascade::LbpCascade>;
+            std::cout << packed.model.source << ": " << (lbp ? "LBP" : "HoG") << " cascade, window "
+                      << c.window.width << "x" << c.window.height << ", " << c.stages.size() << " stages, "
+                      << c.weaks.size() << " weak learners, sum policy "
+                      << (c.policy == cascade::SumPolicy::per_stage ? "per_stage" : "running");
+            if (lbp) std::cout << (packed.stumps.empty() ? ", response tables" : ", stump tables");
+            std::cout << ", packed " << packed_bytes << " bytes (format version " << cascade::kPackedVersion << ")\n";
         },
-        model.cascade);
+        packed.model.cascade);
 }
 
 }  // namespace
@@ -81,7 +85,7 @@ int main(int argc, char** argv) {
             throw UsageError("nothing to do", "give --binary, --header or --info");
         if (vm.count("symbol") && symbol_from(symbol) != symbol)
             throw UsageError("--symbol", "'" + symbol + "' is not a C++ identifier");
-        const cascade::Model model = cascade::load_model(model_path);
+        const cascade::PackedModel model = cascade::load_packed_model(model_path);
         const std::vector<std::uint8_t> packed = cascade::pack_model(model);
         if (vm.count("info")) print_info(model, packed.size());
         if (!binary_path.empty())

@@ -10,7 +10,7 @@
 //   - SharedCounterCompactor ("hybrid"): slots from a shared-memory counter, one global atomicAdd per block;
 //   - BlockScanCompactor ("prefix sum"): slots from cub::BlockScan over the survive flags, one global
 //     atomicAdd per block.
-// The shared-memory strategy keeps its lists inside one kernel (gpu/cascade_kernels.cu) and has no compactor.
+// The shared-memory strategy keeps its lists inside one kernel (gpu/shared_lists.cuh) and has no compactor.
 #pragma once
 
 #include <cub/block/block_scan.cuh>

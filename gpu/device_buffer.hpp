@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <utility>
+#include <vector>
 
 #include "gpu/cuda_check.hpp"
 
@@ -73,6 +74,15 @@ private:
     T* ptr_ = nullptr;
     std::size_t size_ = 0;
 };
+
+// Sizes `buffer` for `data` and copies it there, ordered on `stream`; `data` must outlive the copy (synchronise
+// the stream before it goes).
+template <class T>
+void copy_to_device(DeviceBuffer<T>& buffer, const std::vector<T>& data, cudaStream_t stream) {
+    buffer.resize(data.size());
+    CASCADE_CUDA_CHECK(
+        cudaMemcpyAsync(buffer.get(), data.data(), data.size() * sizeof(T), cudaMemcpyHostToDevice, stream));
+}
 
 class Stream {
 public:

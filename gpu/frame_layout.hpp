@@ -17,8 +17,9 @@
 
 namespace cascade::gpu {
 
-// Window positions per block of the first-group kernels (one thread per position) and of the shared-memory
-// strategy (four positions per thread), both 256 threads.
+// Window positions per block: kTileWidth x kTileRows for the first-group kernels (256 threads, one per
+// position), kTileWidth x kSharedTileRows for the shared-memory strategy (Source::kSharedThreads threads, each
+// taking several positions in turn: LBP 128 threads, 8 positions each; HoG 256, 4 each; gpu/shared_lists.cuh).
 constexpr int kTileWidth = 32;
 constexpr int kTileRows = 8;
 constexpr int kSharedTileRows = 32;

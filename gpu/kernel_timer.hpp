@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "gpu/device_buffer.hpp"
-#include "gpu/lbp_gpu_detector.hpp"
+#include "gpu/detector_types.hpp"
 
 namespace cascade::gpu {
 

@@ -49,7 +49,7 @@ struct LevelPixelsTarget {
 };
 
 // Exact mode without integral images: every level's pixels, computed like build_exact_pyramid's, for a
-// kernel that integrates the parts it reads itself (the shared-memory strategy's tiles, gpu/cascade_gpu.cu).
+// kernel that integrates the parts it reads itself (the shared-memory strategy's tiles, gpu/lbp_cascade_gpu.cu).
 void build_exact_levels(const LevelPixelsTarget& target, const GrayView& frame, const ResizeTap* taps_x,
                         const ResizeTap* taps_y, cudaStream_t stream, KernelTimer& timer);
 

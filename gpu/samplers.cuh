@@ -68,7 +68,7 @@ __device__ __forceinline__ TileRegion window_region(const GpuLevel& l, Size wind
 
 // Copies `r` of `src` into `words`, rows `pitch` >= r.width words apart (each warp a row at a time, coalesced),
 // and synchronises the block; every thread of the block calls it. One pitch for every tile of a launch lets
-// the corner offsets of each weak learner be computed once per launch (gpu/cascade_gpu.hpp TileWeak).
+// the corner offsets of each weak learner be computed once per launch (common/lbp_tables.hpp TileWeak).
 __device__ __forceinline__ TileIntegral load_tile(const GlobalIntegral& src, std::uint32_t* words, const TileRegion& r,
                                                   int pitch) {
     const int lane = threadIdx.x % 32, warps = blockDim.x / 32;

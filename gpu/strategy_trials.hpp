@@ -7,7 +7,7 @@
 #include <limits>
 #include <vector>
 
-#include "gpu/lbp_gpu_detector.hpp"
+#include "gpu/detector_types.hpp"
 
 namespace cascade::gpu {
 

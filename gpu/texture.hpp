@@ -4,7 +4,7 @@
 //   linear_u32:  a linear array of uint32 read element by element (tex1Dfetch).
 #pragma once
 
-#include <cuda_runtime_api.h>
+#include <cuda_runtime.h>
 
 #include <cstdint>
 #include <cstring>
@@ -14,6 +14,10 @@
 #include "gpu/cuda_check.hpp"
 
 namespace cascade::gpu {
+
+// Bytes per row of a pitched image that a texture may read: `width` rounded up to 256, which satisfies every
+// device's texturePitchAlignment.
+inline std::size_t texture_pitch(int width) { return (static_cast<std::size_t>(width) + 255) / 256 * 256; }
 
 class TextureObject {
 public:

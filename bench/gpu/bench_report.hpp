@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "gpu/lbp_gpu_detector.hpp"
+#include "gpu/detector_types.hpp"
 
 namespace cascade::bench {
 

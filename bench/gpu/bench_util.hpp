@@ -1,10 +1,11 @@
-// Small pieces both modes of cascade-bench use (LBP: cascade_bench.cpp, HoG: hog_bench.cpp): list parsing,
-// percentiles, the frame view, the date and device lines, window comparison and per-kernel medians.
+// Small pieces of cascade-bench (bench/gpu/bench_core.hpp and its families): list parsing, percentiles, the frame
+// view, the date and device lines, window comparison, OpenCV's timing and per-kernel medians.
 #pragma once
 
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <chrono>
 #include <ctime>
 #include <map>
 #include <opencv2/core.hpp>
@@ -14,7 +15,8 @@
 
 #include "common/detection.hpp"
 #include "common/image.hpp"
-#include "gpu/lbp_gpu_detector.hpp"
+#include "bench/gpu/bench_report.hpp"
+#include "gpu/gpu_detector.hpp"
 
 namespace cascade::bench {
 
@@ -52,16 +54,45 @@ inline bool by_rect_then_score(const Detection& a, const Detection& b) {
     return a.rect < b.rect || (a.rect == b.rect && a.score < b.score);
 }
 
+inline std::vector<Detection> sorted(std::vector<Detection> windows) {
+    std::sort(windows.begin(), windows.end(), by_rect_then_score);
+    return windows;
+}
+
 inline bool equal_windows(const std::vector<Detection>& a, const std::vector<Detection>& b) {
     return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](const Detection& x, const Detection& y) {
                return x.rect == y.rect && x.score == y.score;
            });
 }
 
+// A row of an OpenCV CPU detector: `detect` run on the first frame (warm-up), then timed on `count` frames
+// cycling through the set (wall clock).
+template <class Detect>
+BenchRow opencv_row(const std::vector<cv::Mat>& frames, int count, const std::string& resolution,
+                    const std::string& detector, const std::string& rule, Detect detect) {
+    detect(frames[0]);
+    std::vector<double> ms;
+    for (int i = 0; i < count; ++i) {
+        const auto start = std::chrono::steady_clock::now();
+        detect(frames[i % frames.size()]);
+        ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+    }
+    BenchRow r;
+    r.resolution = resolution;
+    r.detector = detector;
+    r.strategy = "-";
+    r.rule = rule;
+    r.frames = count;
+    r.median_ms = r.median_call_ms = percentile(ms, 0.5);
+    r.p90_ms = percentile(ms, 0.9);
+    r.speedup = 1.0;
+    r.parity = "-";
+    return r;
+}
+
 // Median per kernel name over `count` frames after two warm-up frames, the times of one name summed within a
-// frame. requires: a GPU detector (LbpGpuDetector, HogGpuDetector) built with options.time_kernels.
-template <class Detector>
-std::vector<gpu::KernelTime> kernel_medians(Detector& d, const std::vector<cv::Mat>& frames, int count) {
+// frame. requires: a GPU detector built with options.time_kernels.
+inline std::vector<gpu::KernelTime> kernel_medians(gpu::GpuDetector& d, const std::vector<cv::Mat>& frames, int count) {
     std::map<std::string, std::vector<double>> per_name;
     std::vector<std::string> order;
     for (int i = 0; i < count + 2; ++i) {

@@ -1,6 +1,7 @@
 // cascade-detect's GPU backend (detect/gpu_backend.hpp) against its CPU backend, through the Backend interface
 // the tool uses: with the exact pyramid, the same raw windows for an LBP and a HoG model, whatever the
-// compaction strategy; settings reach the detectors (a texture pyramid gives other, close windows).
+// compaction strategy, and for an LBP model whether its packed form carries stump tables or not (the detector
+// runs the tables it is given); settings reach the detectors (a texture pyramid gives other, close windows).
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -20,7 +21,7 @@ std::vector<Detection> sorted_windows(detect::Backend& backend, const GrayView& 
 }
 
 // Every frame through both backends; returns the number of windows compared.
-long long compare_backends(const Model& model, const ScanParams& params, const detect::GpuSettings& gpu,
+long long compare_backends(const PackedModel& model, const ScanParams& params, const detect::GpuSettings& gpu,
                            const std::vector<test::Frame>& frames) {
     auto cpu = detect::make_backend("cpu", model, params, {});
     auto on_gpu = detect::make_backend("gpu", model, params, gpu);
@@ -29,7 +30,8 @@ long long compare_backends(const Model& model, const ScanParams& params, const d
     for (const auto& f : frames) {
         const auto expected = sorted_windows(*cpu, f.image.view());
         const auto found = sorted_windows(*on_gpu, f.image.view());
-        INFO(model.source << " on " << f.label << ", compaction " << gpu.compaction);
+        INFO(model.model.source << " on " << f.label << ", compaction " << gpu.compaction << ", "
+                                << (model.stumps.empty() ? "response" : "stump") << " tables");
         CHECK_MESSAGE(test::equal_windows(found, expected), test::difference(found, expected));
         windows += static_cast<long long>(expected.size());
     }
@@ -47,15 +49,20 @@ TEST_CASE("--backend gpu with the exact pyramid gives the CPU backend's windows 
     const auto people = test::load_hog_model(*dir, "pedestrian_hog.xml");
     if (frames.empty() || !face || !people) return;
 
+    const PackedModel packed_face = compile_model({*face, "lbpcascade_frontalface.xml"});
+    REQUIRE(!packed_face.stumps.empty());
+    PackedModel face_tables = packed_face;
+    face_tables.stumps.clear();
     long long windows = 0;
     for (const char* compaction : {"auto", "shared_atomic", "prefix_sum"}) {
         const detect::GpuSettings gpu{"exact", compaction};
-        windows += compare_backends(Model{*face, "lbpcascade_frontalface.xml"}, ScanParams{}, gpu, frames);
+        windows += compare_backends(packed_face, ScanParams{}, gpu, frames);
+        windows += compare_backends(face_tables, ScanParams{}, gpu, frames);
         ScanParams hog;
         hog.rule.stride = 8;
         hog.pyramid.scale_factor = 1.05;
         hog.pyramid.first_scale = 0.5;  // upsampled first levels, as cascade-detect's demo runs the default model
-        windows += compare_backends(Model{*people, "pedestrian_hog.xml"}, hog, gpu, frames);
+        windows += compare_backends(compile_model({*people, "pedestrian_hog.xml"}), hog, gpu, frames);
     }
     MESSAGE(windows << " CPU windows compared");
     CHECK(windows > 100);
@@ -68,7 +75,7 @@ TEST_CASE("--backend gpu settings reach the detector: a texture pyramid samples 
     const auto frames = test::load_frames(*dir, 2);
     const auto face = test::load_lbp_model(*dir, "lbpcascade_frontalface.xml");
     if (frames.empty() || !face) return;
-    const Model model{*face, "lbpcascade_frontalface.xml"};
+    const PackedModel model = compile_model({*face, "lbpcascade_frontalface.xml"});
     auto exact = detect::make_backend("gpu", model, ScanParams{}, {"exact", "auto"});
     auto texture = detect::make_backend("gpu", model, ScanParams{}, {"texture", "auto"});
     bool differs = false;

@@ -3,11 +3,14 @@
 // Exact mode: for every compaction strategy the raw windows and their scores EQUAL detect_windows', at stride 8
 // and with OpenCV's scan rule, on frames of several sizes, including upsampled levels (first_scale 0.5); with
 // a fixed stride the survivors after each compaction point also equal the CPU's count of windows that passed
-// those stages. Texture mode: close to the CPU within a stated tolerance.
+// those stages; likewise for a running-sum variant of the model with acceptance thresholds. Texture mode: close
+// to the CPU within a stated tolerance.
 // Every test prints "SKIP: no CUDA device" and returns where there is no GPU.
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <limits>
+#include <optional>
 
 #include "common/error.hpp"
 #include "common/hog_cpu_detector.hpp"
@@ -55,6 +58,22 @@ std::vector<Detection> cpu_windows(const HogCascade& c, const GrayView& frame, c
     return out;
 }
 
+// The pedestrian model and up to `max_frames` test frames (0: all), or nothing, with a printed SKIP, where the GPU,
+// the data, the frames or the model are absent.
+struct PedestrianCase {
+    HogCascade model;
+    std::vector<test::Frame> frames;
+};
+std::optional<PedestrianCase> pedestrian_case(std::size_t max_frames = 0) {
+    if (!test::have_cuda_device()) return std::nullopt;
+    const auto dir = test::gpu_data_dir();
+    if (!dir) return std::nullopt;
+    auto frames = test::load_frames(*dir, max_frames);
+    const auto model = test::load_hog_model(*dir, kModel);
+    if (frames.empty() || !model) return std::nullopt;
+    return PedestrianCase{*model, std::move(frames)};
+}
+
 std::string describe(const Scan& s) {
     return "factor " + std::to_string(s.factor) + ", stride " + std::to_string(s.stride) + ", first scale " +
            std::to_string(s.first_scale);
@@ -63,12 +82,10 @@ std::string describe(const Scan& s) {
 }  // namespace
 
 TEST_CASE("exact mode: every strategy gives the CPU's raw windows and stage survivors for the pedestrian model") {
-    if (!test::have_cuda_device()) return;
-    const auto dir = test::gpu_data_dir();
-    if (!dir) return;
-    const auto frames = test::load_frames(*dir);
-    const auto model = test::load_hog_model(*dir, kModel);
-    if (frames.empty() || !model) return;
+    const auto c = pedestrian_case();
+    if (!c) return;
+    const auto& frames = c->frames;
+    const auto* model = &c->model;
     std::vector<Compaction> strategies = gpu::concrete_compactions();
     strategies.push_back(Compaction::automatic);
     long long windows = 0, survivor_checks = 0;
@@ -106,12 +123,10 @@ TEST_CASE("exact mode: every strategy gives the CPU's raw windows and stage surv
 }
 
 TEST_CASE("stats: compaction points, survivors shrinking, kernel times and the automatic choice") {
-    if (!test::have_cuda_device()) return;
-    const auto dir = test::gpu_data_dir();
-    if (!dir) return;
-    const auto frames = test::load_frames(*dir, 2);
-    const auto model = test::load_hog_model(*dir, kModel);
-    if (frames.empty() || !model) return;
+    const auto c = pedestrian_case(2);
+    if (!c) return;
+    const auto& frames = c->frames;
+    const auto* model = &c->model;
     HogGpuOptions o;
     o.time_kernels = true;
     o.auto_frames = 2;
@@ -134,12 +149,10 @@ TEST_CASE("stats: compaction points, survivors shrinking, kernel times and the a
 }
 
 TEST_CASE("texture mode: raw windows match the CPU's at the same scales (IoU >= 0.5, 80% both ways)") {
-    if (!test::have_cuda_device()) return;
-    const auto dir = test::gpu_data_dir();
-    if (!dir) return;
-    const auto frames = test::load_frames(*dir);
-    const auto model = test::load_hog_model(*dir, kModel);
-    if (frames.empty() || !model) return;
+    const auto c = pedestrian_case();
+    if (!c) return;
+    const auto& frames = c->frames;
+    const auto* model = &c->model;
     // Texture mode samples each level pixel by one hardware bilinear fetch (8-bit fractional weights) instead
     // of INTER_LINEAR_EXACT: a pixel may differ by a grey level, which moves some gradients across an
     // orientation bin boundary and some weak learners across their decision boundary. The levels are the
@@ -172,12 +185,10 @@ TEST_CASE("texture mode: raw windows match the CPU's at the same scales (IoU >= 
 }
 
 TEST_CASE("frames of changing sizes: buffers follow, results stay exact") {
-    if (!test::have_cuda_device()) return;
-    const auto dir = test::gpu_data_dir();
-    if (!dir) return;
-    const auto frames = test::load_frames(*dir);
-    const auto model = test::load_hog_model(*dir, kModel);
-    if (frames.empty() || !model) return;
+    const auto c = pedestrian_case();
+    if (!c) return;
+    const auto& frames = c->frames;
+    const auto* model = &c->model;
     const Scan scan{1.1, 8, 0.5};
     HogGpuDetector d(*model, options_of(scan, Compaction::hybrid));
     for (int round = 0; round < 2; ++round)
@@ -192,16 +203,59 @@ TEST_CASE("frames of changing sizes: buffers follow, results stay exact") {
     CHECK(d.detect(tiny.view()).empty());
 }
 
-TEST_CASE("models the GPU tables cannot run are refused with an InputError") {
-    if (!test::have_cuda_device()) return;
-    const auto dir = test::gpu_data_dir();
-    if (!dir) return;
-    const auto model = test::load_hog_model(*dir, kModel);
-    if (!model) return;
-    HogCascade accepting = *model;  // WaldBoost-style early acceptance: the GPU HoG kernels do not implement it
-    accepting.policy = SumPolicy::running;
-    accepting.stages[0].accept = accepting.stages[0].threshold + 1.f;
-    CHECK_THROWS_AS(HogGpuDetector(accepting, HogGpuOptions{}), InputError);
+// The pedestrian model as a running-sum cascade that accepts early: stage s rejects a running sum below the sum of
+// the model's thresholds up to s (a looser cascade), and stages 2 .. last-1 accept one at least 4 + s/2 above
+// that (on the test frames about a fifth of the accepted windows are accepted before the last stage).
+HogCascade accepting_early(const HogCascade& model) {
+    HogCascade c = model;
+    c.policy = SumPolicy::running;
+    float threshold = 0.f;
+    for (std::size_t s = 0; s < c.stages.size(); ++s) {
+        threshold += model.stages[s].threshold;
+        c.stages[s].threshold = threshold;
+        if (s >= 2 && s + 1 < c.stages.size()) c.stages[s].accept = threshold + 4.f + 0.5f * static_cast<float>(s);
+    }
+    return c;
+}
+
+TEST_CASE("exact mode: every strategy gives the CPU's raw windows when acceptance thresholds decide early") {
+    const auto c = pedestrian_case();
+    if (!c) return;
+    const auto& frames = c->frames;
+    const auto* model = &c->model;
+    const HogCascade accepting = accepting_early(*model);
+    validate(accepting, "accepting_early");
+    // Acceptance must change the outcome, or equality would not show that accepted windows are carried through
+    // the later groups: without its acceptance thresholds the same model finds other windows.
+    HogCascade never_accepting = accepting;
+    for (Stage& stage : never_accepting.stages) stage.accept = std::numeric_limits<float>::infinity();
+    const Scan sparse{1.2, 8, 1.0};
+    CHECK(!test::equal_windows(cpu_windows(accepting, frames[0].image.view(), sparse),
+                               cpu_windows(never_accepting, frames[0].image.view(), sparse)));
+    std::vector<Compaction> strategies = gpu::concrete_compactions();
+    strategies.push_back(Compaction::automatic);
+    long long windows = 0;
+    for (const Scan scan : {sparse, Scan{1.1, 0, 1.0}}) {
+        std::vector<HogGpuDetector> detectors;
+        for (Compaction s : strategies) detectors.emplace_back(accepting, options_of(scan, s));
+        for (const auto& f : frames) {
+            const auto cpu = cpu_windows(accepting, f.image.view(), scan);
+            windows += static_cast<long long>(cpu.size());
+            for (auto& d : detectors) {
+                const auto found = d.detect(f.image.view());
+                INFO(f.label << ", " << describe(scan) << ", strategy " << gpu::to_string(d.last_stats().strategy));
+                CHECK_MESSAGE(test::equal_windows(found, cpu), test::difference(found, cpu));
+            }
+        }
+    }
+    MESSAGE(windows << " CPU windows compared against every strategy");
+    CHECK(windows > 100);
+}
+
+TEST_CASE("a model larger than the GPU's constant-memory tables is refused with an InputError") {
+    const auto c = pedestrian_case(1);
+    if (!c) return;
+    const auto* model = &c->model;
     HogCascade large = *model;
     while (large.weaks.size() <= static_cast<std::size_t>(gpu::kMaxHogGpuWeaks)) large.weaks.push_back(model->weaks[0]);
     large.stages.back().count += static_cast<int>(large.weaks.size() - model->weaks.size());

@@ -1,0 +1,13 @@
+// cascade-bench's feature families (bench/gpu/bench_core.hpp runs them): each parses its options and returns
+// the run's exit status.
+#pragma once
+
+namespace cascade::bench {
+
+// cascade-bench [...]: the GPU LBP detector against OpenCV's CascadeClassifier (bench/gpu/lbp_bench.cpp).
+int run_lbp_bench(int argc, char** argv);
+// cascade-bench hog [...] (argv[0] is "hog"): the GPU HoG detector against OpenCV's HOGDescriptor people
+// detector (bench/gpu/hog_bench.cpp).
+int run_hog_bench(int argc, char** argv);
+
+}  // namespace cascade::bench

@@ -1,0 +1,125 @@
+// cascade-bench's LBP family: the GPU LBP detector (gpu/lbp_gpu_detector.hpp) against OpenCV's CPU
+// CascadeClassifier (its own scan rule, raw windows) on the same frames.
+#include "bench/gpu/families.hpp"
+
+#include <iostream>
+#include <opencv2/core/ocl.hpp>
+#include <opencv2/objdetect.hpp>
+
+#include "bench/gpu/bench_core.hpp"
+#include "bench/gpu/bench_util.hpp"
+#include "common/error.hpp"
+#include "common/lbp_cpu_detector.hpp"
+#include "common/packed_model.hpp"
+#include "gpu/lbp_gpu_detector.hpp"
+
+namespace cascade::bench {
+
+namespace {
+
+const char* const kUsage =
+    "usage: cascade-bench [--data DIR] [--model XML] [--resolutions 720x480,1280x720,1920x1080]\n"
+    "  [--configs exact/1/all,texture/1/auto,exact/0/auto]  (MODE/STRIDE/STRATEGY; stride 0 = OpenCV's rule;\n"
+    "   strategy none|global_atomic|shared_atomic|hybrid|prefix_sum|auto|all)\n"
+    "  [--points 3,7,11,20,30,45,65|none|stages]  (compaction points in weak learners, or every stage boundary)\n"
+    "  [--no-tiles] [--carveout PERCENT] [--warp-tail N]  (tuning: integral tiles in shared memory; L1/shared\n"
+    "   split; survivors per block below which one warp per window finishes the cascade)\n"
+    "  [--scale-factor 1.1] [--min-size 24] [--frames 200] [--warmup 20] [--opencv-frames 20]\n"
+    "  [--parity-frames 2] [--kernel-frames 10] [--max-sources N] [--threads N] [--no-opencv]\n"
+    "  [--json FILE] [--markdown FILE] [--date TEXT]\n"
+    "       cascade-bench hog [...]  (the HoG detector against OpenCV's HOGDescriptor; hog --help)\n";
+
+class LbpBench : public BenchFamily {
+public:
+    LbpBench(const BenchOptions& o, const PackedModel& packed)
+        : o_(o), model_(std::get<LbpCascade>(packed.model.cascade)), stumps_(packed.stumps) {
+        cv::ocl::setUseOpenCL(false);
+        opencv_ = o.opencv && classifier_.load(o.model);
+        if (o.opencv && !opencv_) std::cout << "note: OpenCV cannot load " << o.model << ": no OpenCV rows\n";
+    }
+
+    Size window() const override { return model_.window; }
+    bool opencv_available() const override { return opencv_; }
+
+    BenchRow time_opencv(const std::vector<cv::Mat>& frames, const std::string& resolution, double scale,
+                         int) override {
+        std::vector<cv::Rect> found;
+        const cv::Size min_size(o_.min_size, o_.min_size);
+        return opencv_row(frames, o_.opencv_frames, resolution, "opencv-cpu", "opencv", [&](const cv::Mat& f) {
+            classifier_.detectMultiScale(f, found, scale, 0, 0, min_size);
+        });
+    }
+
+    std::unique_ptr<gpu::GpuDetector> make_detector(const Config& config, double scale, bool time_kernels) override {
+        gpu::LbpGpuOptions options;
+        options.mode = config.mode;
+        options.compaction = config.compaction;
+        options.rule.stride = config.stride;
+        options.pyramid = pyramid(scale);
+        options.compaction_points = o_.points;
+        if (o_.every_stage) {
+            options.compaction_points.clear();
+            for (std::size_t s = 0; s + 1 < model_.stages.size(); ++s)
+                options.compaction_points.push_back(model_.stages[s].first + model_.stages[s].count);
+        }
+        options.integral_tiles = o_.tiles;
+        options.shared_carveout = o_.carveout;
+        options.warp_tail = o_.warp_tail;
+        options.time_kernels = time_kernels;
+        return std::make_unique<gpu::LbpGpuDetector>(model_, stumps_, options);
+    }
+
+    std::vector<Detection> cpu_windows(const cv::Mat& frame, int stride, double scale) override {
+        ScanParams params;
+        params.pyramid = pyramid(scale);
+        params.rule.stride = stride;
+        return sorted(detect_windows(model_, view_of(frame), params));
+    }
+
+    std::string detector_name(gpu::PyramidMode mode) const override {
+        return mode == gpu::PyramidMode::exact ? "gpu-exact" : "gpu-texture";
+    }
+    std::string rule_text(int stride, double) const override {
+        return stride == 0 ? "opencv" : "stride " + std::to_string(stride);
+    }
+    std::vector<gpu::KernelTime> kernel_rows(const std::vector<gpu::KernelTime>& medians, double) const override {
+        return medians;
+    }
+
+private:
+    PyramidParams pyramid(double scale) const {
+        PyramidParams p;
+        p.scale_factor = scale;
+        p.min_object = {o_.min_size, o_.min_size};
+        return p;
+    }
+
+    BenchOptions o_;
+    LbpCascade model_;
+    std::vector<std::uint32_t> stumps_;
+    cv::CascadeClassifier classifier_;
+    bool opencv_ = false;
+};
+
+}  // namespace
+
+int run_lbp_bench(int argc, char** argv) {
+    BenchOptions defaults;
+    defaults.resolutions = {"720x480", "1280x720", "1920x1080"};
+    defaults.scales = {1.1};
+    defaults.configs = {"exact/1/all", "texture/1/auto", "exact/0/auto"};
+    defaults.frames = 200;
+    defaults.warmup = 20;
+    defaults.opencv_frames = 20;
+    defaults.points = gpu::LbpGpuOptions{}.compaction_points;
+    defaults.warp_tail = gpu::LbpGpuOptions{}.warp_tail;
+    defaults.min_size = 24;
+    BenchOptions o = parse_bench_options(argc, argv, defaults, FamilyOptions::lbp, kUsage);
+    if (o.model.empty()) o.model = o.data + "/models/lbpcascade_frontalface.xml";
+    const PackedModel packed = load_packed_model(o.model);
+    if (!std::holds_alternative<LbpCascade>(packed.model.cascade)) throw InputError(o.model, "not an LBP cascade");
+    LbpBench family(o, packed);
+    return run_bench(o, family);
+}
+
+}  // namespace cascade::bench

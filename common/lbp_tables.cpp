@@ -1,0 +1,59 @@
+#include "common/lbp_tables.hpp"
+
+#include <cstring>
+
+namespace cascade {
+
+namespace {
+
+std::uint32_t bits_of(float f) {
+    std::uint32_t bits;  // compared as bits: the kernels must return the very same float
+    std::memcpy(&bits, &f, sizeof bits);
+    return bits;
+}
+
+const float* table_of(const LbpCascade& cascade, const LbpWeak& w) {
+    return cascade.responses.data() + static_cast<std::size_t>(w.table) * kLbpCodes;
+}
+
+}  // namespace
+
+std::vector<std::uint32_t> stump_tables(const LbpCascade& cascade) {
+    std::vector<std::uint32_t> out;
+    for (const LbpWeak& w : cascade.weaks) {
+        const float* table = table_of(cascade, w);
+        std::uint32_t leaf[2] = {bits_of(table[0]), bits_of(table[0])}, subset[8] = {};
+        for (int c = 0; c < kLbpCodes; ++c) {
+            const std::uint32_t bits = bits_of(table[c]);
+            if (bits == leaf[0]) continue;
+            if (leaf[1] == leaf[0]) leaf[1] = bits;
+            if (bits != leaf[1]) return {};  // three values: the model runs on its tables
+            subset[c / 32] |= 1u << (c % 32);
+        }
+        out.insert(out.end(), subset, subset + 8);
+        out.insert(out.end(), leaf, leaf + 2);
+    }
+    return out;
+}
+
+bool stumps_match_tables(const LbpCascade& cascade, const std::vector<std::uint32_t>& stumps) {
+    if (stumps.size() != cascade.weaks.size() * kStumpWords) return false;
+    for (std::size_t i = 0; i < cascade.weaks.size(); ++i) {
+        const float* table = table_of(cascade, cascade.weaks[i]);
+        for (int c = 0; c < kLbpCodes; ++c)
+            if (bits_of(stump_response(stumps.data() + i * kStumpWords, c)) != bits_of(table[c])) return false;
+    }
+    return true;
+}
+
+std::vector<TileWeak> tile_weaks(const LbpCascade& cascade, bool stumps, int pitch) {
+    std::vector<TileWeak> out;
+    out.reserve(cascade.weaks.size());
+    for (std::size_t i = 0; i < cascade.weaks.size(); ++i) {
+        const LbpWeak& w = cascade.weaks[i];
+        out.push_back({lbp_steps(w.feature, pitch), stumps ? static_cast<int>(i) : w.table * kLbpCodes});
+    }
+    return out;
+}
+
+}  // namespace cascade

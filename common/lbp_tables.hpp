@@ -1,0 +1,112 @@
+// The LBP cascade's fast form, written once for host and device: what the GPU kernels over integral tiles read
+// instead of the plain LbpWindow (common/cascade_eval.hpp), tested on the CPU against it.
+//
+// - Stump tables. OpenCV's LBP weak learners are categorical stumps: a 256-bit subset of codes and two leaves.
+//   Imported, each is a 256-float response table with two values. Where every table of a model has at most two
+//   values, stump_tables gives each as kStumpWords words: the subset's 8 words (bit c set: code c takes the
+//   second leaf), then the two leaves' float bits. 40 bytes a weak learner stay in a GPU's L1 where 1 KB
+//   tables (139 KB for OpenCV's frontal face cascade) did not. stump_response returns the table's float bit
+//   for bit. WaldBoost's real-valued tables have no stump form: the model runs on its tables.
+// - Tile records. A TileWeak is a weak learner as a window in a row-major integral array of one row pitch
+//   reads it: its corner offsets for that pitch (LbpSteps) and where its responses are, in one 16-byte load.
+//   TileWindow is the window functor over them, for run_stages.
+// cascade-export writes the stump tables into packed models (common/packed_model.hpp); the tile records
+// depend on the pitch of the GPU's tiles (the frame's scan step), so the detector makes them per frame size.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "common/hd.hpp"
+#include "common/lbp_eval.hpp"
+#include "common/model.hpp"
+
+namespace cascade {
+
+constexpr int kStumpWords = 10;
+
+// Every table of `cascade` in stump form, kStumpWords per weak learner in weak-learner order; empty when some
+// table holds more than two values.
+std::vector<std::uint32_t> stump_tables(const LbpCascade& cascade);
+
+// True when `stumps` holds kStumpWords words per weak learner of `cascade` and every code's stump_response is
+// the value of the weak learner's response table, bit for bit (what a packed model's loader checks).
+bool stumps_match_tables(const LbpCascade& cascade, const std::vector<std::uint32_t>& stumps);
+
+struct alignas(16) TileWeak {
+    LbpSteps steps;
+    int table;  // stumps: its number (= its index); tables: LbpWeak::table * kLbpCodes
+};
+
+// The weak learners of `cascade` for integral arrays of row pitch `pitch`, reading stump tables (`stumps`) or
+// the response tables.
+std::vector<TileWeak> tile_weaks(const LbpCascade& cascade, bool stumps, int pitch);
+
+namespace detail {
+
+// Loads through the GPU's read-only data cache (__ldg); plain loads on the host.
+CASCADE_HD TileWeak load_tile_weak(const TileWeak* weaks, int i) {
+#if defined(__CUDA_ARCH__)
+    const int4 w = __ldg(reinterpret_cast<const int4*>(weaks) + i);
+    return {{w.x, w.y, w.z}, w.w};
+#else
+    return weaks[i];
+#endif
+}
+
+// The two leaves of a stump (words 8 and 9: 8-byte aligned) and one word of its subset.
+CASCADE_HD void load_stump(const std::uint32_t* stump, int code, std::uint32_t& subset, std::uint32_t& below,
+                           std::uint32_t& above) {
+#if defined(__CUDA_ARCH__)
+    const uint2 leaves = __ldg(reinterpret_cast<const uint2*>(stump + 8));
+    subset = __ldg(stump + code / 32);
+    below = leaves.x;
+    above = leaves.y;
+#else
+    subset = stump[code / 32];
+    below = stump[8];
+    above = stump[9];
+#endif
+}
+
+CASCADE_HD float float_of_bits(std::uint32_t bits) {
+#if defined(__CUDA_ARCH__)
+    return __uint_as_float(bits);
+#else
+    float f;
+    std::memcpy(&f, &bits, sizeof f);
+    return f;
+#endif
+}
+
+}  // namespace detail
+
+// The response of the stump at `stump` (kStumpWords words) for LBP code `code`.
+CASCADE_HD float stump_response(const std::uint32_t* stump, int code) {
+    std::uint32_t subset, below, above;
+    detail::load_stump(stump, code, subset, below, above);
+    return detail::float_of_bits(subset >> (code % 32) & 1u ? above : below);
+}
+
+// Response of weak learner i for the window whose top-left integral element is `origin` in an array of the
+// TileWeak records' pitch: LbpWindow's, with the corner offsets read from the record (one 16-byte load, and
+// per corner one add to the window's address) and, with kStumps, a two-valued table read as its stump.
+template <bool kStumps>
+struct TileWindow {
+    const float* responses;       // LbpCascade::responses
+    const TileWeak* weaks;        // tile_weaks(cascade, kStumps, pitch)
+    const std::uint32_t* stumps;  // stump_tables(cascade) with kStumps
+    const std::uint32_t* origin;
+
+    CASCADE_HD float operator()(int i) const {
+        const TileWeak w = detail::load_tile_weak(weaks, i);
+        const int code = lbp_code(origin, w.steps);
+        if constexpr (kStumps)
+            return stump_response(stumps + kStumpWords * w.table, code);
+        else
+            return responses[w.table + code];
+    }
+};
+
+}  // namespace cascade

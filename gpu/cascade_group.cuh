@@ -1,0 +1,77 @@
+// What every cascade kernel does with one window or one survivor list, whatever the feature family
+// (gpu/cascade_kernels.cuh says what a window source is): run a group of stages on a window by one thread or
+// by a whole warp, and decide whether it goes on.
+#pragma once
+
+#include <cstdint>
+
+#include "common/cascade_eval.hpp"
+#include "gpu/cascade_target.hpp"
+#include "gpu/warp_responses.cuh"
+
+namespace cascade::gpu {
+
+// Dynamic shared memory of every cascade kernel: the window source's tiles, and the shared-memory strategy's
+// lists.
+extern __shared__ __align__(16) unsigned char dynamic_smem[];
+
+constexpr int kFirstGroupThreads = kTileWidth * kTileRows;  // 256: one window position per thread
+
+struct LevelsRef {
+    const GpuLevel* levels;
+    int count;
+};
+
+struct ListRef {
+    Survivor* list;
+    int* count;
+};
+
+// Whether a window that stopped at `reached` goes on after group [.., end): passed or accepted. A window
+// accepted before the last stage is marked so that later groups only pass it on (gpu/survivor.hpp).
+__device__ __forceinline__ bool goes_on(int reached, int end, Survivor& s) {
+    if (reached > end) s.level |= kAcceptedEarly;
+    return reached >= end;
+}
+
+// Stages [begin, end) on the window at (x, y) of `sampler`: one thread, or the whole warp (every lane passes
+// the same arguments) for a source with kWarpPerSurvivor. Returns run_stages' answer.
+template <class Source, class Sampler>
+__device__ __forceinline__ int run_group(const Source& src, const typename Source::View& view, const Sampler& sampler,
+                                         int x, int y, int begin, int end, double& sum) {
+    return run_stages(view, src.window_at(view, sampler, x, y), begin, end, sum);
+}
+
+template <class Source, class Sampler>
+__device__ int run_group_warp(const Source& src, const typename Source::View& view, const Sampler& sampler, int x,
+                              int y, int begin, int end, double& sum) {
+    using Window = decltype(src.window_at(view, sampler, x, y));
+    const WarpResponses<Window> responses{src.window_at(view, sampler, x, y), weak_count(view), view.stages};
+    return run_stages(view, responses, begin, end, sum);
+}
+
+// What every window source holds of its cascade, and the view run_stages reads, over the family's __constant__
+// arrays (built in the kernel, so that the compiler emits constant-cache loads).
+struct CascadeShape {
+    Size window;
+    SumPolicy policy;
+    int num_stages;
+
+    template <class View, class Weak>
+    __device__ __forceinline__ View view_over(const Stage* stages, const Weak* weaks) const {
+        View v;
+        v.window = window;
+        v.policy = policy;
+        v.num_stages = num_stages;
+        v.stages = stages;
+        v.weaks = weaks;
+        return v;
+    }
+};
+
+struct GroupEnds {
+    int count;
+    int end[kMaxGroups];
+};
+
+}  // namespace cascade::gpu

@@ -1,0 +1,201 @@
+// The cascade kernels of every feature family, templated on a window source, as CUB's block primitives take
+// their algorithm as a template parameter; and launch_cascade, which runs them for one compaction strategy.
+// A family's .cu file defines its sources beside its constant memory and instantiates launch_cascade with them
+// (gpu/lbp_cascade_gpu.cu, gpu/hog_cascade_gpu.cu). The windows are evaluated by common/cascade_eval.hpp's
+// run_stages, the CPU reference's code: these kernels only decide which thread evaluates which window and stages.
+//
+// A window source is a trivially copyable struct the kernels take by value:
+//   using View = ...;                        the cascade view run_stages reads (common/cascade_eval.hpp)
+//   static constexpr bool kWarpPerSurvivor;  true: a weak learner is costly (HoG: 81 corner reads and a
+//                                            division): survivors of the first group are evaluated one warp per
+//                                            window, the lanes computing one stage's weak learners side by side
+//                                            (gpu/warp_responses.cuh bounded to the stage). false (LBP): one
+//                                            thread per survivor; in the shared-memory strategy a warp per
+//                                            window only for its last few, the lanes computing past the stage.
+//   static constexpr int kSharedThreads, kSharedMinBlocks;  the shared-memory strategy's block (launch bounds)
+//   int tile_pitch;                          row pitch in words of what block() reads: orders the shared-memory
+//                                            strategy's lists by bank (any value keeps them correct)
+//   __device__ View view() const;            built in the kernel over the family's __constant__ arrays, so that
+//                                            the compiler emits constant-cache loads (broadcasts to a warp)
+//   __device__ auto block(const GpuLevel& l, int gx0, int gy0, int rows, std::uint32_t* smem) const;
+//       what the windows at grid positions [gx0, gx0 + kTileWidth) x [gy0, gy0 + rows) of level l read; every
+//       thread of the block calls it (it may fill `smem` and synchronise)
+//   __device__ auto level(const GpuLevel& l) const;  what a survivor of level l reads
+//   __device__ auto window_at(const View&, const Sampler&, int x, int y) const;  the window functor at (x, y) of a
+//                                            sampler that block() or level() returned (it may keep references)
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "gpu/cascade_target.hpp"
+#include "gpu/compaction.cuh"
+#include "gpu/cuda_check.hpp"
+#include "gpu/detector_types.hpp"
+#include "gpu/kernel_timer.hpp"
+#include "gpu/cascade_group.cuh"
+#include "gpu/level_lookup.cuh"
+#include "gpu/shared_lists.cuh"
+
+namespace cascade::gpu {
+
+// The first group [0, end) on every window position of one 32 x 8 tile, one thread each.
+template <class Source, class Compactor>
+__global__ void __launch_bounds__(kFirstGroupThreads)
+    first_group_kernel(Source src, LevelsRef lv, int end, std::uint8_t* stage0_rejected, ListRef out) {
+    __shared__ typename Compactor::TempStorage temp;
+    const int li = find_level(lv.levels, lv.count, blockIdx.x, &GpuLevel::first_tile);
+    const GpuLevel l = lv.levels[li];
+    const int t = blockIdx.x - l.first_tile;
+    const int gx0 = (t % l.tiles_x) * kTileWidth, gy0 = (t / l.tiles_x) * kTileRows;
+    const int gx = gx0 + threadIdx.x % kTileWidth, gy = gy0 + threadIdx.x / kTileWidth;
+    const auto sampler = src.block(l, gx0, gy0, kTileRows, reinterpret_cast<std::uint32_t*>(dynamic_smem));
+    Survivor s{};
+    bool survives = false;
+    if (gx < l.grid_width && gy < l.grid_height) {
+        s = {static_cast<std::uint16_t>(gx * l.step), static_cast<std::uint16_t>(gy * l.step), li, 0.0};
+        const typename Source::View view = src.view();
+        const int reached = run_group(src, view, sampler, s.x, s.y, 0, end, s.sum);
+        survives = goes_on(reached, end, s);
+        if (stage0_rejected) stage0_rejected[l.first_position + gy * l.grid_width + gx] = reached == 0;
+    }
+    Compactor::push(temp, survives, s, out.list, out.count);
+}
+
+// Group [begin, end) on a survivor list, a fixed grid looping over it (its length is only known on the
+// device): one thread per survivor, or one warp (kWarpPerSurvivor; lane 0 offers it to the compactor).
+template <class Source, class Compactor>
+__global__ void __launch_bounds__(kFirstGroupThreads) survivor_kernel(Source src, LevelsRef lv, int begin, int end,
+                                                                      const Survivor* in, const int* in_count,
+                                                                      ListRef out) {
+    constexpr int kLanes = Source::kWarpPerSurvivor ? 32 : 1;  // threads per survivor
+    constexpr int kPerBlock = kFirstGroupThreads / kLanes;
+    __shared__ typename Compactor::TempStorage temp;
+    const int n = *in_count;
+    const typename Source::View view = src.view();
+    for (int first = blockIdx.x * kPerBlock; first < n; first += gridDim.x * kPerBlock) {  // uniform per block
+        const int i = first + static_cast<int>(threadIdx.x) / kLanes;
+        Survivor s{};
+        bool survives = false;
+        if (i < n) {  // uniform per survivor's lanes
+            s = in[i];
+            if (s.level & kAcceptedEarly) {
+                survives = true;
+                if (end == view.num_stages) s.level &= ~kAcceptedEarly;
+            } else {
+                const auto sampler = src.level(lv.levels[s.level]);
+                int reached;
+                if constexpr (Source::kWarpPerSurvivor)
+                    reached = run_group_warp(src, view, sampler, s.x, s.y, begin, end, s.sum);
+                else
+                    reached = run_group(src, view, sampler, s.x, s.y, begin, end, s.sum);
+                survives = goes_on(reached, end, s);
+            }
+        }
+        Compactor::push(temp, survives && threadIdx.x % kLanes == 0, s, out.list, out.count);
+    }
+}
+
+// Dynamic shared memory above the default 48 KB must be allowed per kernel (kernels of one signature share a
+// pointer type, so the record is keyed by the kernel's address).
+template <class Kernel>
+void allow_shared_memory(Kernel kernel, int bytes) {
+    static std::map<const void*, int> allowed;
+    const auto [it, added] = allowed.try_emplace(reinterpret_cast<const void*>(kernel), 0);
+    int& a = it->second;
+    if (added) {  // without opting in, static and dynamic shared memory share 48 KB
+        cudaFuncAttributes attributes{};
+        CASCADE_CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
+        a = 48 * 1024 - static_cast<int>(attributes.sharedSizeBytes);
+    }
+    if (bytes <= a) return;
+    CASCADE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+    a = bytes;
+}
+
+// The shared-memory strategy's preferred split of L1 and shared memory (kept per kernel; -1: untouched).
+template <class Kernel>
+void prefer_carveout(Kernel kernel, int percent) {
+    static std::map<const void*, int> set;
+    int& current = set.try_emplace(reinterpret_cast<const void*>(kernel), -1).first->second;
+    if (percent < 0 || percent == current) return;
+    CASCADE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, percent));
+    current = percent;
+}
+
+// The first-group kernel, then one survivor kernel per later group, compacting through `Compactor`.
+template <class Source, class Compactor>
+void launch_compacting(const Source& src, const CascadeTarget& t, const KernelTuning& tuning,
+                       const std::vector<int>& ends, const char* name, cudaStream_t stream, KernelTimer& timer) {
+    const LevelsRef lv{t.levels, t.num_levels};
+    const auto first = first_group_kernel<Source, Compactor>;
+    allow_shared_memory(first, tuning.first_group_bytes);
+    timer.begin(std::string(name) + "/0", stream);
+    if (t.tiles > 0)
+        first<<<t.tiles, kFirstGroupThreads, tuning.first_group_bytes, stream>>>(src, lv, ends[0], t.stage0_rejected,
+                                                                                {t.lists[0], &t.counts[0]});
+    CASCADE_CUDA_CHECK(cudaGetLastError());
+    timer.end(stream);
+    for (std::size_t g = 1; g < ends.size(); ++g) {
+        timer.begin(std::string(name) + "/" + std::to_string(g), stream);
+        survivor_kernel<Source, Compactor><<<t.survivor_blocks, kFirstGroupThreads, 0, stream>>>(
+            src, lv, ends[g - 1], ends[g], t.lists[(g - 1) % 2], &t.counts[g - 1], {t.lists[g % 2], &t.counts[g]});
+        CASCADE_CUDA_CHECK(cudaGetLastError());
+        timer.end(stream);
+    }
+}
+
+// The shared-memory strategy alone (a source whose windows only blocks can read: no level()).
+template <class Source>
+void launch_shared_lists(const Source& src, const CascadeTarget& t, const KernelTuning& tuning,
+                         const std::vector<int>& ends, cudaStream_t stream, KernelTimer& timer) {
+    GroupEnds groups{static_cast<int>(ends.size()), {}};
+    for (std::size_t g = 0; g < ends.size(); ++g) groups.end[g] = ends[g];
+    const int last = groups.count - 1;
+    const auto kernel = shared_lists_kernel<Source>;
+    const int smem = shared_list_bytes(t.policy) + tuning.shared_tile_bytes;
+    allow_shared_memory(kernel, smem);
+    prefer_carveout(kernel, tuning.carveout);
+    timer.begin("cascade_shared", stream);
+    if (t.shared_tiles > 0)
+        kernel<<<t.shared_tiles, Source::kSharedThreads, smem, stream>>>(
+            src, {t.levels, t.num_levels}, groups, tuning.warp_tail, t.stage0_rejected, t.lists[last % 2], t.counts);
+    CASCADE_CUDA_CHECK(cudaGetLastError());
+    timer.end(stream);
+}
+
+// requires: compaction concrete (not automatic); group_ends as group_ends() returns (none: {num_stages}), at
+//           most kMaxGroups; the family's model in constant memory; counts zeroed.
+// ensures:  counts[g] = windows that passed every group up to g (none: only counts[last]); the accepted
+//           windows in lists[last % 2], their number in counts[last] (last = group_ends.size() - 1).
+template <class Source>
+void launch_cascade(const Source& src, const CascadeTarget& t, const KernelTuning& tuning,
+                    const std::vector<int>& group_ends, Compaction compaction, cudaStream_t stream,
+                    KernelTimer& timer) {
+    if (group_ends.empty() || group_ends.size() > static_cast<std::size_t>(kMaxGroups))
+        throw std::logic_error("launch_cascade: between 1 and " + std::to_string(kMaxGroups) + " groups of stages");
+    const auto& ends = group_ends;
+    switch (compaction) {
+        case Compaction::none:
+            return launch_compacting<Source, GlobalAtomicCompactor>(src, t, tuning, ends, "cascade_none", stream,
+                                                                    timer);
+        case Compaction::global_atomic:
+            return launch_compacting<Source, GlobalAtomicCompactor>(src, t, tuning, ends, "cascade_global", stream,
+                                                                    timer);
+        case Compaction::hybrid:
+            return launch_compacting<Source, SharedCounterCompactor>(src, t, tuning, ends, "cascade_hybrid", stream,
+                                                                     timer);
+        case Compaction::prefix_sum:
+            return launch_compacting<Source, BlockScanCompactor<kFirstGroupThreads>>(src, t, tuning, ends,
+                                                                                    "cascade_prefix", stream, timer);
+        case Compaction::shared_atomic: return launch_shared_lists(src, t, tuning, ends, stream, timer);
+        case Compaction::automatic: break;
+    }
+    throw std::logic_error("launch_cascade: no concrete compaction strategy");
+}
+
+}  // namespace cascade::gpu

@@ -1,0 +1,123 @@
+// The detector core: one frame's pipeline on the GPU, the same for every feature family (host side).
+//
+//   stage the frame (pinned memory, one 2D copy on the detector's stream) -> the family builds its feature
+//   planes of every pyramid level -> the family's cascade kernels (gpu/cascade_kernels.cuh) over every
+//   window position, survivors compacted by the strategy of this frame (fixed, or tried in turn by
+//   automatic: gpu/strategy_trials.hpp) -> OpenCV's skip rule (stride 0: gpu/skip_rule_gpu.hpp) ->
+//   download of the accepted windows, mapped to the image with the CPU's rounding and sorted -> stats.
+//
+// A family derives from it and supplies the hooks: its frame layout, its planes (allocated per frame size,
+// built per frame) and its cascade launch with its window source; a new family is a new window source and
+// plane builder. What the core owns per frame size: the frame, the GpuLevel table on the device, the
+// resize taps (exact mode) or the frame's texture (texture mode), the survivor lists and counters.
+//
+// Constant memory: each family keeps its model's stages and weak learners in its own __constant__ arrays,
+// which every detector of the family shares: before a frame, a detector whose model is not the one there has
+// the family copy it in (upload_constants, ordered on its stream). Calls of two detectors of one family must
+// therefore not overlap; sequential calls from any threads are fine.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <atomic>
+#include <cstdint>
+#include <vector>
+
+#include "common/detection.hpp"
+#include "common/image.hpp"
+#include "common/model.hpp"
+#include "common/resize_exact.hpp"
+#include "gpu/cascade_target.hpp"
+#include "gpu/detector_types.hpp"
+#include "gpu/device_buffer.hpp"
+#include "gpu/frame_layout.hpp"
+#include "gpu/kernel_timer.hpp"
+#include "gpu/strategy_trials.hpp"
+#include "gpu/texture.hpp"
+
+namespace cascade::gpu {
+
+// The frame of one detect() call on the device, as the family's plane builders read it.
+struct DeviceFrame {
+    GrayView pixels;              // device memory, pitched
+    cudaTextureObject_t texture;  // texture mode: TextureObject::bilinear_u8 over `pixels`; exact mode: 0
+    const ResizeTap* taps_x;      // exact mode: every level's taps at GpuLevel::taps_x / taps_y; texture: null
+    const ResizeTap* taps_y;
+    const GpuLevel* levels;       // device copy of the layout's GpuLevel table
+};
+
+class DetectorCore {
+public:
+    virtual ~DetectorCore();
+    DetectorCore(const DetectorCore&) = delete;
+    DetectorCore& operator=(const DetectorCore&) = delete;
+
+    // requires: frame.data points to host memory of frame.height rows of frame.stride bytes.
+    // ensures:  every window the cascade accepts, in image coordinates with score = final sum, sorted by
+    //           (rect, score).
+    std::vector<Detection> detect(const GrayView& frame);
+    const GpuStats& stats() const { return stats_; }
+    Compaction chosen_compaction() const { return trials_.chosen(); }
+
+protected:
+    // Checks the options that every family shares (InputError naming "GPU detector"): scale factor > 1,
+    // stride >= 0, compaction points positive, increasing and at most kMaxGroups - 1 groups' worth,
+    // auto_frames >= 2. `constant_owner`: the family's record of which detector's model constant memory holds.
+    DetectorCore(const GpuOptions& options, const std::vector<Stage>& stages, SumPolicy policy,
+                 std::atomic<std::uint64_t>& constant_owner);
+    cudaStream_t stream() const { return stream_.get(); }
+    // For the family's constructor: copies its model into constant memory now (upload_constants), so that a
+    // model too large for it is refused at construction, and records that constant memory holds this detector's.
+    void claim_constants();
+
+    // The layout of a frame size (FrameLayout::gpu, positions, block numbering); kept by the family until the
+    // next call.
+    virtual const FrameLayout& make_layout(Size frame) = 0;
+    // The family's planes for the layout just made.
+    virtual void allocate_planes(const DeviceFrame& frame) = 0;
+    // The planes of every level for this frame, as `strategy`'s kernels read them.
+    virtual void build_planes(const DeviceFrame& frame, Compaction strategy, KernelTimer& timer) = 0;
+    // gpu/cascade_kernels.cuh launch_cascade with the family's window source.
+    virtual void run_cascade(const CascadeTarget& target, const std::vector<int>& ends, Compaction strategy,
+                             KernelTimer& timer) = 0;
+    // Copies the model into the family's constant memory, on stream().
+    virtual void upload_constants() = 0;
+
+private:
+    void prepare(Size size);
+    DeviceFrame device_frame() const;
+    void upload(const GrayView& image);
+    int evaluate(Compaction strategy);
+    std::vector<Detection> download(int last);
+    void record_stats(Compaction strategy, const std::vector<Detection>& found);
+
+    GpuOptions options_;
+    int num_stages_;
+    SumPolicy policy_;
+    std::vector<int> ends_;       // group ends in stages
+    std::vector<int> ends_weak_;  // the same in weak learners
+    std::atomic<std::uint64_t>& owner_;
+    std::uint64_t id_;
+    StrategyTrials trials_;
+    Stream stream_;
+
+    // Per frame size.
+    const FrameLayout* layout_ = nullptr;
+    DeviceBuffer<std::uint8_t> frame_;
+    std::size_t frame_pitch_ = 0;
+    TextureObject frame_texture_;
+    DeviceBuffer<GpuLevel> levels_;
+    DeviceBuffer<ResizeTap> taps_x_, taps_y_;
+    DeviceBuffer<Survivor> lists_[2];
+    DeviceBuffer<std::uint8_t> stage0_rejected_, visited_;
+    DeviceBuffer<int> counts_;
+    PinnedBuffer<std::uint8_t> staging_;
+    PinnedBuffer<int> host_counts_;
+    PinnedBuffer<Survivor> host_records_;
+
+    Event started_, uploaded_, planes_done_, cascade_done_, downloaded_;
+    KernelTimer timer_;
+    GpuStats stats_;
+};
+
+}  // namespace cascade::gpu

@@ -1,0 +1,120 @@
+// The LBP fast form (common/lbp_tables.hpp) on the CPU, against the plain evaluation it stands for: stump
+// tables decode to every entry of OpenCV's response tables bit for bit, and TileWindow over an integral image's
+// rows gives LbpWindow's response for every weak learner and LbpWindow's decisions and sums for every window, on
+// real images, with stump tables and with response tables.
+#include <doctest/doctest.h>
+
+#include <cstring>
+#include <string>
+
+#include "common/cascade_eval.hpp"
+#include "common/integral.hpp"
+#include "common/lbp_tables.hpp"
+#include "common/model_io.hpp"
+#include "tests/support/test_data.hpp"
+
+namespace {
+
+using namespace cascade;
+
+std::uint32_t bits_of(float f) {
+    std::uint32_t b;
+    std::memcpy(&b, &f, sizeof b);
+    return b;
+}
+
+LbpCascade lbp_model(const std::string& path) { return std::get<LbpCascade>(load_model(path).cascade); }
+
+// Every weak learner's response and every window's decision and sum, TileWindow<kStumps> against LbpWindow, at
+// `step` pixel steps over `image`; returns the number of windows compared.
+template <bool kStumps>
+long long compare_windows(const LbpCascade& c, const std::vector<std::uint32_t>& stumps, const cv::Mat& image,
+                          int step) {
+    IntegralImage integral;
+    compute_integral({image.data, image.cols, image.rows, static_cast<int>(image.step)}, integral);
+    const IntegralView sums = integral.view();
+    const std::vector<TileWeak> weaks = tile_weaks(c, kStumps, sums.stride);
+    const LbpCascadeView view = view_of(c);
+    long long windows = 0;
+    for (int y = 0; y + c.window.height <= image.rows; y += step)
+        for (int x = 0; x + c.window.width <= image.cols; x += step) {
+            const LbpWindow<IntegralView> plain{view, sums, x, y};
+            const TileWindow<kStumps> fast{c.responses.data(), weaks.data(), stumps.data(), sums.origin(x, y)};
+            for (std::size_t i = 0; i < c.weaks.size(); ++i)
+                if (bits_of(fast(static_cast<int>(i))) != bits_of(plain(static_cast<int>(i)))) {
+                    FAIL("weak learner " << i << " at (" << x << ", " << y << ")");
+                    return windows;
+                }
+            double plain_sum = 0.0, fast_sum = 0.0;
+            const int plain_stop = run_stages(view, plain, 0, view.num_stages, plain_sum);
+            const int fast_stop = run_stages(view, fast, 0, view.num_stages, fast_sum);
+            CHECK((plain_stop == fast_stop && plain_sum == fast_sum));
+            ++windows;
+        }
+    return windows;
+}
+
+}  // namespace
+
+TEST_CASE("stump tables: OpenCV's LBP cascades as subsets and two leaves give every table entry, bit for bit") {
+    const auto files = test::opencv_lbp_cascades();
+    if (files.empty()) MESSAGE("SKIP: no OpenCV LBP cascades (opencv-data)");
+    for (const std::string& file : files) {
+        const LbpCascade c = lbp_model(file);
+        const std::vector<std::uint32_t> stumps = stump_tables(c);
+        REQUIRE(stumps.size() == c.weaks.size() * kStumpWords);
+        int both_leaves = 0;
+        for (std::size_t i = 0; i < c.weaks.size(); ++i) {
+            const std::uint32_t* s = stumps.data() + i * kStumpWords;
+            both_leaves += s[8] != s[9];
+            for (int code = 0; code < kLbpCodes; ++code) {
+                const float table = c.responses[static_cast<std::size_t>(c.weaks[i].table) * kLbpCodes + code];
+                INFO(file << ", weak learner " << i << ", code " << code);
+                REQUIRE(bits_of(stump_response(s, code)) == bits_of(table));
+            }
+        }
+        CHECK(both_leaves == static_cast<int>(c.weaks.size()));  // every stump splits its codes
+        CHECK(stumps_match_tables(c, stumps));
+        std::vector<std::uint32_t> flipped = stumps;  // one code moved to the other leaf
+        flipped[kStumpWords * (c.weaks.size() / 2)] ^= 1u;
+        CHECK_FALSE(stumps_match_tables(c, flipped));
+        flipped.pop_back();
+        CHECK_FALSE(stumps_match_tables(c, flipped));
+    }
+}
+
+TEST_CASE("stump tables: a WaldBoost model's real-valued tables are kept as tables") {
+    const LbpCascade c = lbp_model(std::string(CASCADE_SOURCE_DIR) + "/models/pedestrian_lbp_64x128.xml");
+    CHECK(stump_tables(c).empty());
+    const std::vector<TileWeak> weaks = tile_weaks(c, false, 65);
+    REQUIRE(weaks.size() == c.weaks.size());
+    for (std::size_t i = 0; i < weaks.size(); ++i) {
+        CHECK(weaks[i].table == c.weaks[i].table * kLbpCodes);
+        const LbpSteps k = lbp_steps(c.weaks[i].feature, 65);
+        CHECK((weaks[i].steps.first == k.first && weaks[i].steps.row == k.row && weaks[i].steps.col == k.col));
+    }
+}
+
+TEST_CASE("TileWindow gives LbpWindow's responses, decisions and sums on real images") {
+    const auto images = test::real_images();
+    const auto files = test::opencv_lbp_cascades();
+    if (images.empty() || files.empty()) {
+        MESSAGE("SKIP: no real images or no OpenCV LBP cascades");
+        return;
+    }
+    long long windows = 0;
+    for (std::size_t n = 0; n < images.size() && n < 3; ++n) {
+        const cv::Mat image = test::load_gray(images[n]);
+        for (const std::string& file : files) {
+            INFO(file << " on " << images[n].label);
+            const LbpCascade c = lbp_model(file);
+            windows += compare_windows<true>(c, stump_tables(c), image, 7);
+            windows += compare_windows<false>(c, {}, image, 7);
+        }
+        const LbpCascade wald = lbp_model(std::string(CASCADE_SOURCE_DIR) + "/models/pedestrian_lbp_64x128.xml");
+        INFO("pedestrian_lbp_64x128.xml on " << images[n].label);
+        windows += compare_windows<false>(wald, {}, image, 5);
+    }
+    MESSAGE(windows << " windows compared");
+    CHECK(windows > 1000);
+}
