@@ -9,8 +9,8 @@
 //                accepted at once, its sum so far the score (WaldBoost's acceptance test; +inf: none).
 // A window is accepted when it passes every stage (or a stage accepts it); its score is the last sum.
 //
-// Host containers live here; common/cascade_view.hpp turns them into the pointer views that the shared
-// host/device evaluation code reads.
+// Host containers live here; view_of (common/cascade_eval.hpp, common/hog_eval.hpp) turns them into the pointer
+// views that the shared host/device evaluation code reads.
 #pragma once
 
 #include <cstdint>

@@ -4,7 +4,8 @@
 // (gpu/lbp_cascade_gpu.cu, gpu/hog_cascade_gpu.cu). The windows are evaluated by common/cascade_eval.hpp's
 // run_stages, the CPU reference's code: these kernels only decide which thread evaluates which window and stages.
 //
-// A window source is a trivially copyable struct the kernels take by value:
+// A window source is a trivially copyable struct the kernels take by value, a CascadeShape (gpu/cascade_group.cuh:
+// window, sum policy, stage count) with:
 //   using View = ...;                        the cascade view run_stages reads (common/cascade_eval.hpp)
 //   static constexpr bool kWarpPerSurvivor;  true: a weak learner is costly (HoG: 81 corner reads and a
 //                                            division): survivors of the first group are evaluated one warp per

@@ -6,6 +6,7 @@
 #include "gpu/cuda_check.hpp"
 #include "gpu/level_lookup.cuh"
 #include "gpu/pyramid_gpu.hpp"
+#include "gpu/samplers.cuh"
 
 namespace cascade::gpu {
 
@@ -39,15 +40,6 @@ __device__ __forceinline__ LevelRow level_row(const HogFeatureTarget& t, int row
     const GpuLevel l = t.levels[find_level(t.levels, t.num_levels, row, &GpuLevel::first_row)];
     return {l, row - l.first_row};
 }
-
-struct ExactSource {
-    GrayView frame;
-    const ResizeTap* taps_x;
-    const ResizeTap* taps_y;
-    __device__ std::uint8_t operator()(const GpuLevel& l, int x, int y) const {
-        return resize_linear_exact_pixel(frame, taps_x[l.taps_x + x], taps_y[l.taps_y + y]);
-    }
-};
 
 // One bilinear fetch at the pixel's centre mapped into the frame (OpenCV's pixel-centre convention).
 struct TextureSource {
@@ -138,7 +130,7 @@ void resample(const HogFeatureTarget& t, const Source& source, cudaStream_t stre
 
 void resample_exact(const HogFeatureTarget& t, const GrayView& frame, const ResizeTap* taps_x, const ResizeTap* taps_y,
                     cudaStream_t stream, KernelTimer& timer) {
-    resample(t, ExactSource{frame, taps_x, taps_y}, stream, timer);
+    resample(t, ExactLevelPixel{frame, taps_x, taps_y}, stream, timer);
 }
 
 void resample_texture(const HogFeatureTarget& t, cudaTextureObject_t frame_texture, Size frame, cudaStream_t stream,

@@ -5,6 +5,7 @@
 
 #include "gpu/cuda_check.hpp"
 #include "gpu/level_lookup.cuh"
+#include "gpu/samplers.cuh"
 
 namespace cascade::gpu {
 
@@ -15,16 +16,7 @@ constexpr int kRowUnroll = 4;  // warp scans in flight per row
 constexpr int kColumnWarps = 8;
 constexpr int kResampleX = 32, kResampleY = 8;
 
-// Pixel sources of the row pass: pixel (x, y) of level `l`.
-struct ExactPixels {
-    GrayView frame;
-    const ResizeTap* taps_x;
-    const ResizeTap* taps_y;
-    __device__ std::uint32_t operator()(const GpuLevel& l, int x, int y) const {
-        return resize_linear_exact_pixel(frame, taps_x[l.taps_x + x], taps_y[l.taps_y + y]);
-    }
-};
-
+// Pixel sources of the row pass: pixel (x, y) of level `l` (exact mode: gpu/samplers.cuh ExactLevelPixel).
 struct CanvasPixels {
     const std::uint8_t* pixels;
     std::size_t pitch;
@@ -174,7 +166,7 @@ void build_exact_pyramid(const IntegralTarget& target, const GrayView& frame, co
     if (target.num_levels == 0) return;
     timer.begin("resize_rows", stream);
     integral_rows_kernel<<<(target.rows + kRowWarps - 1) / kRowWarps, kRowWarps * 32, 0, stream>>>(
-        target, ExactPixels{frame, taps_x, taps_y});
+        target, ExactLevelPixel{frame, taps_x, taps_y});
     CASCADE_CUDA_CHECK(cudaGetLastError());
     timer.end(stream);
     integral_columns(target, stream, timer);

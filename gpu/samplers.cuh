@@ -5,12 +5,16 @@
 //   - TileIntegral: the part of a level's integral that one block's windows read, copied into shared memory
 //     by load_tile; exact mode's block-local kernels (a 32-wide row of windows reads 32 consecutive words:
 //     one shared-memory wavefront, where unaligned global loads take two and scattered survivors up to 32).
+// And what the level pixels are read from: ExactLevelPixel (exact mode's resize, pixel by pixel, from the frame),
+// LevelPixels (the level-pixel buffer that integrate_tile turns into a tile).
 #pragma once
 
 #include <cuda_runtime.h>
 
 #include <cstdint>
 
+#include "common/image.hpp"
+#include "common/resize_exact.hpp"
 #include "gpu/frame_layout.hpp"
 
 namespace cascade::gpu {
@@ -77,6 +81,17 @@ __device__ __forceinline__ TileIntegral load_tile(const GlobalIntegral& src, std
     __syncthreads();
     return {words, pitch, r.x0, r.y0};
 }
+
+// Pixel (x, y) of level l of exact mode's pyramid, computed from the frame with the level's resize taps by the
+// CPU's INTER_LINEAR_EXACT per-pixel function: what the LBP pyramid's row pass and the HoG resampling read.
+struct ExactLevelPixel {
+    GrayView frame;           // device memory
+    const ResizeTap* taps_x;  // every level's taps, at GpuLevel::taps_x / taps_y
+    const ResizeTap* taps_y;
+    __device__ std::uint8_t operator()(const GpuLevel& l, int x, int y) const {
+        return resize_linear_exact_pixel(frame, taps_x[l.taps_x + x], taps_y[l.taps_y + y]);
+    }
+};
 
 // A level's pixels (exact mode's build_exact_levels, gpu/pyramid_gpu.hpp): what integrate_tile reads.
 struct LevelPixels {

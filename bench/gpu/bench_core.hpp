@@ -57,7 +57,7 @@ class BenchFamily {
 public:
     virtual ~BenchFamily() = default;
     virtual Size window() const = 0;
-    // Rows of OpenCV's CPU detector, where it can run the model (empty: no OpenCV rows).
+    // Whether OpenCV's CPU detector can run the model (false: no OpenCV rows); time_opencv gives its row.
     virtual bool opencv_available() const = 0;
     virtual BenchRow time_opencv(const std::vector<cv::Mat>& frames, const std::string& resolution, double scale,
                                  int stride) = 0;
