@@ -70,28 +70,20 @@ ScanParams scan_for(const Model& model) {
     return scan;
 }
 
-// FNV-1a, 64 bits, as 16 hex digits.
-class Fnv1a {
-public:
-    void add(const void* data, std::size_t size) {
-        const auto* bytes = static_cast<const unsigned char*>(data);
-        for (std::size_t i = 0; i < size; ++i) hash_ = (hash_ ^ bytes[i]) * 0x100000001b3ull;
-    }
-    std::string hex() const {
-        char text[20];
-        std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(hash_));
-        return text;
-    }
-
-private:
-    std::uint64_t hash_ = 0xcbf29ce484222325ull;
-};
+// FNV-1a (64 bits) of `bytes`, as 16 hex digits.
+std::string fnv1a_hex(const std::string& bytes) {
+    std::uint64_t h = 0xcbf29ce484222325ull;
+    for (const char c : bytes) h = (h ^ static_cast<unsigned char>(c)) * 0x100000001b3ull;
+    char text[20];
+    std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(h));
+    return text;
+}
 
 // The pixels' hash tells a decoder that gives other frames apart from changed arithmetic.
 std::string pixel_hash(const cv::Mat& gray) {
-    Fnv1a h;
-    for (int y = 0; y < gray.rows; ++y) h.add(gray.ptr(y), static_cast<std::size_t>(gray.cols));
-    return h.hex();
+    std::string pixels;
+    for (int y = 0; y < gray.rows; ++y) pixels.append(gray.ptr<char>(y), static_cast<std::size_t>(gray.cols));
+    return fnv1a_hex(pixels);
 }
 
 // Scores with nine significant digits: a float prints and reads back to the same bits.
@@ -107,12 +99,9 @@ std::string window_line(const Detection& d) {
 constexpr std::size_t kListed = 20;
 
 void write_windows(std::vector<Detection> windows, std::ostream& out) {
-    Fnv1a all;
-    for (const Detection& d : windows) {
-        const std::string line = window_line(d) + "\n";
-        all.add(line.data(), line.size());
-    }
-    out << windows.size() << " windows, hash " << all.hex() << "; the " << std::min(kListed, windows.size())
+    std::string all;
+    for (const Detection& d : windows) all += window_line(d) + "\n";
+    out << windows.size() << " windows, hash " << fnv1a_hex(all) << "; the " << std::min(kListed, windows.size())
         << " highest scores (x y w h score):\n";
     std::stable_sort(windows.begin(), windows.end(),
                      [](const Detection& a, const Detection& b) { return a.score > b.score; });
@@ -136,7 +125,7 @@ std::string golden_text(const GoldenModel& m) {
             << "\n";
         std::vector<Detection> windows;
         if (const auto* hog = std::get_if<HogCascade>(&model.cascade)) {
-            HogScanStats stats;
+            ScanStats stats;
             windows = detect_windows(*hog, view, scan, &stats);
             out << "rejected per stage";
             for (const std::int64_t n : stats.rejected_at) out << " " << n;
