@@ -132,12 +132,4 @@ struct HogWindow {
     }
 };
 
-// Blocks evaluated by a window that run_stages rejected at stage `rejected_at` (num_stages: accepted). Every
-// visited stage evaluates all its weak learners, and stages cover the weak learners in order.
-CASCADE_HD int hog_blocks_evaluated(const HogCascadeView& cascade, int rejected_at) {
-    if (cascade.num_stages == 0) return 0;
-    const Stage last = cascade.stages[rejected_at < cascade.num_stages ? rejected_at : cascade.num_stages - 1];
-    return last.first + last.count;
-}
-
 }  // namespace cascade

@@ -116,4 +116,10 @@ void resize_linear_exact(const GrayView& src, GrayImage& dst) {
     }
 }
 
+GrayImage level_pixels(const GrayView& image, const PyramidLevel& level) {
+    GrayImage scaled(level.size.width, level.size.height);
+    resize_linear_exact(image, scaled);
+    return scaled;
+}
+
 }  // namespace cascade

@@ -24,6 +24,7 @@
 
 #include "common/hd.hpp"
 #include "common/image.hpp"
+#include "common/pyramid.hpp"
 
 namespace cascade {
 
@@ -55,5 +56,8 @@ CASCADE_HD std::uint8_t resize_linear_exact_pixel(const GrayView& src, const Res
 // and dst.height (>= 1; any ratio, up or down, per axis) before the call; dst.pixels is (re)sized here.
 // src must be non-empty; its stride may exceed its width. Throws std::invalid_argument on empty sizes.
 void resize_linear_exact(const GrayView& src, GrayImage& dst);
+
+// The pixels of one pyramid level of `image`: resize_linear_exact to level.size.
+GrayImage level_pixels(const GrayView& image, const PyramidLevel& level);
 
 }  // namespace cascade

@@ -8,6 +8,8 @@
 #pragma once
 
 #include <algorithm>
+#include <cstdint>
+#include <vector>
 
 #include "common/geometry.hpp"
 #include "common/pyramid.hpp"
@@ -25,6 +27,23 @@ struct ScanParams {
     int threads = 0;  // 0: all cores
 };
 
+// What a scan evaluated (the CPU detectors fill it when asked).
+struct ScanStats {
+    std::int64_t windows = 0;
+    std::int64_t weaks = 0;                 // weak learners evaluated (HoG: blocks), all windows together
+    std::vector<std::int64_t> rejected_at;  // [s]: windows rejected by stage s; [num_stages]: accepted
+
+    void add(const ScanStats& other) {
+        windows += other.windows;
+        weaks += other.weaks;
+        if (rejected_at.size() < other.rejected_at.size()) rejected_at.resize(other.rejected_at.size(), 0);
+        for (std::size_t s = 0; s < other.rejected_at.size(); ++s) rejected_at[s] += other.rejected_at[s];
+    }
+    double weaks_per_window() const {
+        return windows > 0 ? static_cast<double>(weaks) / static_cast<double>(windows) : 0.0;
+    }
+};
+
 inline int scan_step(const ScanRule& rule, const PyramidLevel& level) {
     return rule.stride > 0 ? rule.stride : (level.scale >= 2.f ? 1 : 2);
 }
@@ -32,13 +51,19 @@ inline int scan_step(const ScanRule& rule, const PyramidLevel& level) {
 // Number of window origins along one axis: positions 0 .. level_len - window_len inclusive.
 inline int scan_extent(int level_len, int window_len) { return std::max(level_len - window_len + 1, 0); }
 
-// Visits row y of a level. `eval(x, y)` returns the stage that rejected the window (or the number of stages
-// when it passed) and records what it needs itself.
+// The first position a fixed-stride scan visits on a level (the miners start each level at a random one).
+struct ScanOrigin {
+    int x = 0;
+    int y = 0;
+};
+
+// Visits row y of a level from column x0 (0 for OpenCV's rule). `eval(x, y)` returns the stage that rejected
+// the window (or the number of stages when it passed) and records what it needs itself.
 template <class Eval>
-void scan_row(const ScanRule& rule, const PyramidLevel& level, Size window, int y, Eval&& eval) {
+void scan_row(const ScanRule& rule, const PyramidLevel& level, Size window, int y, int x0, Eval&& eval) {
     const int step = scan_step(rule, level);
     const int x_end = scan_extent(level.size.width, window.width);
-    for (int x = 0; x < x_end; x += step) {
+    for (int x = x0; x < x_end; x += step) {
         const int rejected_at = eval(x, y);
         if (rule.stride == 0 && rejected_at == 0) x += step;
     }

@@ -67,12 +67,6 @@ struct Universe {
     }
 };
 
-GrayImage level_image(const GrayImage& source, const PyramidLevel& level) {
-    GrayImage out(level.size.width, level.size.height);
-    resize_linear_exact(source.view(), out);
-    return out;
-}
-
 GrayImage cut(const GrayImage& level, Size window, int x, int y) {
     GrayImage out(window.width, window.height);
     for (int r = 0; r < window.height; ++r)
@@ -140,7 +134,7 @@ NegativeMiner::Visit NegativeMiner::visit(int image, long long start, const Wind
         const Universe::Segment seg = universe.segment(order, i / kSegment);
         const std::size_t l = static_cast<std::size_t>(seg.level);
         if (!levels[l]) {
-            levels[l] = level_image(source, universe.levels[l]);
+            levels[l] = level_pixels(source.view(), universe.levels[l]);
             prepared[l] = classifier.prepare(*levels[l]);
         }
         const long long segment_end = (i / kSegment + 1) * kSegment;
@@ -233,9 +227,8 @@ std::vector<GrayImage> NegativeMiner::crop(const std::vector<NegativeWindow>& wi
                 const NegativeWindow& w = windows[i];
                 auto it = levels.find(w.level);
                 if (it == levels.end())
-                    it =
-                        levels.emplace(w.level, level_image(source, universe.levels[static_cast<std::size_t>(w.level)]))
-                            .first;
+                    it = levels.emplace(w.level, level_pixels(source.view(), universe.levels[static_cast<std::size_t>(w.level)]))
+                             .first;
                 out[i] = cut(it->second, params_.window, w.x, w.y);
             }
         },

@@ -3,55 +3,15 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <mutex>
 #include <type_traits>
 
 #include "common/cascade_eval.hpp"
-#include "common/hog_cpu_detector.hpp"
-#include "common/hog_eval.hpp"
-#include "common/hog_features.hpp"
-#include "common/integral.hpp"
-#include "common/parallel.hpp"
-#include "common/pyramid.hpp"
-#include "common/resize_exact.hpp"
+#include "common/feature_family.hpp"
+#include "common/scan_pyramid.hpp"
 
 namespace cascade::eval {
 
 namespace {
-
-// The window evaluation of each kind over the features of one image (or pyramid level).
-struct LbpFeatures {
-    IntegralImage integral;
-    LbpFeatures(const LbpCascade&, const GrayView& image) { compute_integral(image, integral); }
-    LbpFeatures(const LbpCascade&, const GrayView& image, const PyramidLevel& level) {
-        GrayImage scaled(level.size.width, level.size.height);
-        resize_linear_exact(image, scaled);
-        compute_integral(scaled.view(), integral);
-    }
-    template <class F>
-    void with_window(const LbpCascadeView& view, int x, int y, F&& f) const {
-        const IntegralView sums = integral.view();
-        f(LbpWindow<IntegralView>{view, sums, x, y});
-    }
-};
-
-struct HogFeatures {
-    HogIntegral integral;
-    HogFeatures(const HogCascade&, const GrayView& image) { compute_hog_integral(image, integral); }
-    HogFeatures(const HogCascade&, const GrayView& image, const PyramidLevel& level) {
-        compute_hog_level(image, level, integral);
-    }
-    template <class F>
-    void with_window(const HogCascadeView& view, int x, int y, F&& f) const {
-        const HogIntegralView sampler = integral.view();
-        f(HogWindow<HogIntegralView>{view, sampler, x, y});
-    }
-};
-
-LbpFeatures features_of(const LbpCascade& c, const GrayView& image) { return {c, image}; }
-HogFeatures features_of(const HogCascade& c, const GrayView& image) { return {c, image}; }
-LbpFeatures features_of(const LbpCascade& c, const GrayView& image, const PyramidLevel& l) { return {c, image, l}; }
-HogFeatures features_of(const HogCascade& c, const GrayView& image, const PyramidLevel& l) { return {c, image, l}; }
 
 double largest_response(const LbpCascade& c, int weak) {
     const float* table =
@@ -89,48 +49,47 @@ struct CountingWindow {
     }
 };
 
-// The depth score of the window at (x, y); `work` gets the weak learners evaluated.
-template <class Cascade, class Features>
-double depth_score_at(const Cascade& c, const Features& features, int x, int y, double span, int& work) {
-    const auto view = view_of(c);
-    double score = 0.0;
+// The depth score of the window at (x, y) of a level's planes; `work` gets the weak learners evaluated and
+// `depth` the stage where run_stages stopped.
+template <class Family>
+double depth_score_at(const typename Family::View& view, const typename Family::Sampler& sampler, int x, int y,
+                      double span, int& work, int& depth) {
+    const typename Family::template Window<typename Family::Sampler> window{view, sampler, x, y};
+    const CountingWindow<decltype(window)> counted{window, &work};
+    double sum = 0.0;
     work = 0;
-    features.with_window(view, x, y, [&](const auto& window) {
-        double sum = 0.0;
-        const CountingWindow<std::decay_t<decltype(window)>> counted{window, &work};
-        const int depth = run_stages(view, counted, 0, view.num_stages, sum);
-        score = depth * span + sum;
-    });
-    return score;
+    depth = run_stages(view, counted, 0, view.num_stages, sum);
+    return depth * span + sum;
 }
 
-template <class Cascade>
-std::vector<ScoredWindow> scan_scores(const Cascade& c, const GrayView& image, const ScanParams& scan, double span,
-                                      int min_depth) {
-    const std::vector<PyramidLevel> levels = pyramid_levels(image.size(), c.window, scan.pyramid);
-    const double min_score = (min_depth - 0.5) * span;  // sums lie within +-span / 2
-    std::vector<ScoredWindow> all;
-    std::mutex all_mutex;
-    parallel_for(
-        static_cast<int>(levels.size()),
-        [&](int i) {
-            const PyramidLevel& level = levels[static_cast<std::size_t>(i)];
-            const auto features = features_of(c, image, level);
-            std::vector<ScoredWindow> local;
-            const int rows = scan_extent(level.size.height, c.window.height);
-            for (int y = 0; y < rows; y += scan.rule.stride)
-                scan_row(scan.rule, level, c.window, y, [&](int x, int wy) {
-                    int work = 0;
-                    const double score = depth_score_at(c, features, x, wy, span, work);
-                    if (score >= min_score) local.push_back({to_image(level, x, wy), score, work});
-                    return 1;  // fixed stride: the skip rule does not apply
-                });
-            std::lock_guard<std::mutex> lock(all_mutex);
-            all.insert(all.end(), local.begin(), local.end());
-        },
-        scan.threads);
-    return all;
-}
+// scan_pyramid's visitor: the depth score of every window that gets at least to stage `min_depth`.
+template <class Family>
+class DepthScores {
+public:
+    struct Task {
+        const DepthScores* owner;
+        std::vector<ScoredWindow> local;
+
+        int visit(const LevelPlanes<Family>& level, int x, int y) {
+            int work = 0, depth = 0;
+            const double score = depth_score_at<Family>(owner->view_, level.sampler, x, y, owner->span_, work, depth);
+            if (score >= owner->min_score_) local.push_back({to_image(level.level, x, y), score, work});
+            return depth;
+        }
+    };
+
+    DepthScores(const typename Family::Cascade& c, double span, int min_depth)
+        : view_(view_of(c)), span_(span), min_score_((min_depth - 0.5) * span) {}  // sums lie within +-span / 2
+    Task task() const { return {this, {}}; }
+    void merge(Task& t) { all_.insert(all_.end(), t.local.begin(), t.local.end()); }
+    std::vector<ScoredWindow>& all() { return all_; }
+
+private:
+    typename Family::View view_;
+    double span_;
+    double min_score_;
+    std::vector<ScoredWindow> all_;
+};
 
 }  // namespace
 
@@ -143,14 +102,26 @@ double depth_span(const Model& model) {
 }
 
 double window_depth_score(const Model& model, const GrayView& image, int x, int y, double span) {
-    int work = 0;
-    return std::visit([&](const auto& c) { return depth_score_at(c, features_of(c, image), x, y, span, work); },
-                      model.cascade);
+    return std::visit(
+        [&](const auto& c) {
+            using Family = typename FamilyOf<std::decay_t<decltype(c)>>::type;
+            typename Family::Planes planes;
+            Family::build(image, planes);
+            int work = 0, depth = 0;
+            return depth_score_at<Family>(view_of(c), Family::sampler(planes), x, y, span, work, depth);
+        },
+        model.cascade);
 }
 
 std::vector<ScoredWindow> scan_depth_scores(const Model& model, const GrayView& image, const ScanParams& scan,
                                             double span, int min_depth) {
-    return std::visit([&](const auto& c) { return scan_scores(c, image, scan, span, min_depth); }, model.cascade);
+    return std::visit(
+        [&](const auto& c) {
+            DepthScores<typename FamilyOf<std::decay_t<decltype(c)>>::type> visitor(c, span, min_depth);
+            scan_pyramid(c, image, scan, visitor);
+            return std::move(visitor.all());
+        },
+        model.cascade);
 }
 
 int stage_count(const Model& model) {

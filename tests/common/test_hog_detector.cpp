@@ -42,7 +42,7 @@ HogCascade random_cascade(unsigned seed, int stages, int per_stage) {
 
 struct Scan {
     std::vector<Rect> accepted;
-    std::int64_t windows = 0, blocks = 0;
+    std::int64_t windows = 0, weaks = 0;
 };
 
 // Every window of every level, each weak learner evaluated through its own descriptor, stage sums in double.
@@ -68,7 +68,7 @@ Scan brute_force(const HogCascade& c, const GrayView& image, const ScanParams& p
                         if ((dot >= 0.0) != fires)  // the float decision may differ from double only at a tie
                             REQUIRE_MESSAGE(std::abs(dot) < 1e-5, "float and double decisions differ at " << dot);
                         sum += fires ? c.weaks[i].vote : -c.weaks[i].vote;
-                        ++out.blocks;
+                        ++out.weaks;
                     }
                     if (sum < stage.threshold) {
                         passed = false;
@@ -98,14 +98,14 @@ TEST_CASE("the HoG detector accepts the windows a brute-force scan accepts, and 
             ScanParams params;
             params.rule.stride = stride;
             params.pyramid.scale_factor = factor;
-            HogScanStats stats;
+            ScanStats stats;
             const std::vector<Detection> found = detect_windows(c, image, params, &stats);
             const Scan expected = brute_force(c, image, params);
             std::vector<Rect> rects;
             for (const Detection& d : found) rects.push_back(d.rect);
             CHECK_MESSAGE(rects == expected.accepted, source.label << ": " << rects.size() << " vs " << expected.accepted.size());
             CHECK(stats.windows == expected.windows);
-            CHECK(stats.blocks == expected.blocks);
+            CHECK(stats.weaks == expected.weaks);
             std::int64_t total = 0;
             for (std::int64_t n : stats.rejected_at) total += n;
             CHECK(total == stats.windows);

@@ -52,7 +52,7 @@ HogGpuOptions options_of(const Scan& scan, Compaction compaction) {
 }
 
 std::vector<Detection> cpu_windows(const HogCascade& c, const GrayView& frame, const Scan& scan,
-                                   HogScanStats* stats = nullptr) {
+                                   ScanStats* stats = nullptr) {
     auto out = detect_windows(c, frame, params_of(scan), stats);
     std::sort(out.begin(), out.end(), test::by_rect_then_score);
     return out;
@@ -94,7 +94,7 @@ TEST_CASE("exact mode: every strategy gives the CPU's raw windows and stage surv
         std::vector<HogGpuDetector> detectors;
         for (Compaction s : strategies) detectors.emplace_back(*model, options_of(scan, s));
         for (const auto& f : frames) {
-            HogScanStats cpu_stats;
+            ScanStats cpu_stats;
             const auto cpu = cpu_windows(*model, f.image.view(), scan, &cpu_stats);
             windows += static_cast<long long>(cpu.size());
             for (auto& d : detectors) {

@@ -47,10 +47,10 @@ Evaluation evaluate(const HogCascade& cascade, const WindowSet& positives,
         },
         scan.threads);
 
-    HogScanStats stats;
+    ScanStats stats;
     stats.rejected_at.assign(static_cast<std::size_t>(num_stages) + 1, 0);
     for (const data::NegativeImage& image : negatives) {
-        HogScanStats one;
+        ScanStats one;
         detect_windows(cascade, data::read_gray(image.path).view(), scan, &one);
         stats.add(one);
     }
@@ -59,7 +59,7 @@ Evaluation evaluate(const HogCascade& cascade, const WindowSet& positives,
     e.positives = positives.size();
     e.images = static_cast<int>(negatives.size());
     e.windows = stats.windows;
-    e.blocks_per_window = stats.blocks_per_window();
+    e.blocks_per_window = stats.weaks_per_window();
     for (int k = 1; k <= num_stages; ++k) {
         std::int64_t negatives_through = 0;
         for (int s = k; s <= num_stages; ++s) negatives_through += stats.rejected_at[static_cast<std::size_t>(s)];

@@ -3,10 +3,9 @@
 #include <algorithm>
 
 #include "common/cascade_eval.hpp"
-#include "common/hog_cpu_detector.hpp"
 #include "common/hog_eval.hpp"
 #include "common/parallel.hpp"
-#include "common/pyramid.hpp"
+#include "common/scan_pyramid.hpp"
 #include "data/image_files.hpp"
 #include "data/random.hpp"
 
@@ -25,33 +24,59 @@ struct ImageHarvest {
     std::int64_t false_positives = 0;
 };
 
-void scan_image(const HogCascadeView& view, const GrayImage& image, data::Random& random, const MiningOptions& options,
-                ImageHarvest& harvest) {
-    PyramidParams pyramid;
-    pyramid.scale_factor = options.scale_factor;
-    const Size window = view.window;
-    HogIntegral integral;  // reused: levels shrink, so no level reallocates
-    for (const PyramidLevel& level : pyramid_levels(image.size(), window, pyramid)) {
-        compute_hog_level(image.view(), level, integral);
-        const HogIntegralView sums = integral.view();
-        const int x0 = static_cast<int>(random.below(static_cast<std::uint64_t>(options.stride)));
-        const int y0 = static_cast<int>(random.below(static_cast<std::uint64_t>(options.stride)));
-        for (int y = y0; y + window.height <= level.size.height; y += options.stride) {
-            for (int x = x0; x + window.width <= level.size.width; x += options.stride) {
-                ++harvest.windows;
-                int rejected_at = 0;
-                double score = 0.0;
-                if (!accept_window(view, HogWindow<HogIntegralView>{view, sums, x, y}, rejected_at, score)) continue;
-                ++harvest.false_positives;
-                if (harvest.kept.size() < options.per_image) {
-                    harvest.kept.add(sums, x, y);
-                } else {
-                    const auto slot = random.below(static_cast<std::uint64_t>(harvest.false_positives));
-                    if (slot < static_cast<std::uint64_t>(options.per_image)) harvest.kept.replace(static_cast<int>(slot), sums, x, y);
-                }
-            }
-        }
+// scan_pyramid's visitor for one image, on one thread: the cascade's false positives, of which at most
+// options.per_image are kept (a uniform sample by reservoir sampling); each level starts at a random offset.
+class FalsePositives {
+public:
+    struct Task {
+        FalsePositives* owner;
+        int visit(const LevelPlanes<HogFamily>& level, int x, int y) { return owner->visit(level, x, y); }
+    };
+
+    FalsePositives(const HogCascadeView& view, data::Random& random, const MiningOptions& options,
+                   ImageHarvest& harvest)
+        : view_(view), random_(random), options_(options), harvest_(harvest) {}
+
+    ScanOrigin origin(int) {
+        const int x0 = static_cast<int>(random_.below(static_cast<std::uint64_t>(options_.stride)));
+        const int y0 = static_cast<int>(random_.below(static_cast<std::uint64_t>(options_.stride)));
+        return {x0, y0};
     }
+    Task task() { return {this}; }
+    void merge(Task&) {}
+
+private:
+    int visit(const LevelPlanes<HogFamily>& level, int x, int y) {
+        ++harvest_.windows;
+        int rejected_at = 0;
+        double score = 0.0;
+        if (!accept_window(view_, HogWindow<HogIntegralView>{view_, level.sampler, x, y}, rejected_at, score))
+            return rejected_at;
+        ++harvest_.false_positives;
+        if (harvest_.kept.size() < options_.per_image) {
+            harvest_.kept.add(level.sampler, x, y);
+        } else {
+            const auto slot = random_.below(static_cast<std::uint64_t>(harvest_.false_positives));
+            if (slot < static_cast<std::uint64_t>(options_.per_image))
+                harvest_.kept.replace(static_cast<int>(slot), level.sampler, x, y);
+        }
+        return rejected_at;
+    }
+
+    const HogCascadeView& view_;
+    data::Random& random_;
+    const MiningOptions& options_;
+    ImageHarvest& harvest_;
+};
+
+void scan_image(const HogCascade& cascade, const HogCascadeView& view, const GrayImage& image, data::Random& random,
+                const MiningOptions& options, ImageHarvest& harvest) {
+    ScanParams scan;
+    scan.pyramid.scale_factor = options.scale_factor;
+    scan.rule.stride = options.stride;
+    scan.threads = 1;  // images are mined in parallel; within one, the random draws follow the scan
+    FalsePositives visitor(view, random, options, harvest);
+    scan_pyramid(cascade, image.view(), scan, visitor);
 }
 
 }  // namespace
@@ -81,7 +106,7 @@ MiningReport mine_negatives(const HogCascade& cascade, const std::vector<data::N
             [&](int k) {
                 const int image = order[static_cast<std::size_t>(start + k)];
                 data::Random random(options.seed, {kImageKey, stage, static_cast<std::uint64_t>(image)});
-                scan_image(view, data::read_gray(images[static_cast<std::size_t>(image)].path), random, effective, harvests[static_cast<std::size_t>(k)]);
+                scan_image(cascade, view, data::read_gray(images[static_cast<std::size_t>(image)].path), random, effective, harvests[static_cast<std::size_t>(k)]);
             },
             options.threads);
         for (const ImageHarvest& h : harvests) {

@@ -36,13 +36,9 @@ NegativeScan scan_negative_images(const LbpCascade& cascade, const std::vector<s
     params.threads = threads;
     NegativeScan scan;
     for (const std::string& path : images) {
-        const GrayImage image = data::read_gray(path);
-        for (const PyramidLevel& level : pyramid_levels(image.size(), cascade.window, params.pyramid)) {
-            const long long columns = (scan_extent(level.size.width, cascade.window.width) + stride - 1) / stride;
-            const long long rows = (scan_extent(level.size.height, cascade.window.height) + stride - 1) / stride;
-            scan.windows += columns * rows;
-        }
-        scan.accepted += static_cast<long long>(detect_windows(cascade, image.view(), params).size());
+        ScanStats stats;
+        scan.accepted += static_cast<long long>(detect_windows(cascade, data::read_gray(path).view(), params, &stats).size());
+        scan.windows += stats.windows;
     }
     return scan;
 }

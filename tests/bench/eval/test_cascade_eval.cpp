@@ -125,7 +125,7 @@ TEST_CASE("cascade-eval window on real crops and photos agrees with the CPU dete
     std::int64_t windows = 0;
     const HogCascade hog = std::get<HogCascade>(load_model(kHogModel).cascade);
     for (const std::string& path : data::read_lines(neg)) {
-        HogScanStats stats;
+        ScanStats stats;
         detect_windows(hog, data::read_gray(path).view(), scan, &stats);
         windows += stats.windows;
     }

@@ -120,14 +120,14 @@ TEST_CASE("cascade-eval window reports the blocks the HoG cascade evaluates per 
     scan.rule.stride = 8;
     scan.pyramid.scale_factor = 1.2;
     const HogCascade hog = std::get<HogCascade>(load_model(kHogModel).cascade);
-    HogScanStats all;
+    ScanStats all;
     for (const std::string& path : data::read_lines(neg)) {
-        HogScanStats stats;
+        ScanStats stats;
         detect_windows(hog, data::read_gray(path).view(), scan, &stats);
         all.add(stats);
     }
     CHECK(result.models[0].work_unit == "blocks");
-    CHECK(result.models[0].work_per_window == doctest::Approx(all.blocks_per_window()).epsilon(1e-8));
+    CHECK(result.models[0].work_per_window == doctest::Approx(all.weaks_per_window()).epsilon(1e-8));
     CHECK(result.models[1].work_unit == "weak learners");
     CHECK(result.models[1].work_per_window >= 1.0);
 }

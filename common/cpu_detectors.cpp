@@ -1,0 +1,87 @@
+// The CPU reference detectors of both families (lbp_cpu_detector.hpp, hog_cpu_detector.hpp): one visitor of
+// scan_pyramid that keeps the windows the cascade accepts and counts what it evaluated.
+#include <algorithm>
+
+#include "common/hog_cpu_detector.hpp"
+#include "common/lbp_cpu_detector.hpp"
+#include "common/scan_pyramid.hpp"
+
+namespace cascade {
+
+namespace {
+
+template <class Family>
+class AcceptedWindows {
+public:
+    struct Task {
+        const AcceptedWindows* owner;
+        std::vector<Detection> found;
+        ScanStats counts;
+
+        int visit(const LevelPlanes<Family>& level, int x, int y) {
+            const typename Family::View& view = owner->view_;
+            const typename Family::template Window<typename Family::Sampler> window{view, level.sampler, x, y};
+            int rejected_at = 0;
+            double score = 0.0;
+            if (accept_window(view, window, rejected_at, score))
+                found.push_back({to_image(level.level, x, y), static_cast<float>(score)});
+            if (owner->counting_) {
+                ++counts.windows;
+                counts.weaks += weaks_evaluated(view, rejected_at);
+                ++counts.rejected_at[static_cast<std::size_t>(rejected_at)];
+            }
+            return rejected_at;
+        }
+    };
+
+    AcceptedWindows(const typename Family::Cascade& cascade, bool counting)
+        : view_(view_of(cascade)), counting_(counting) {
+        if (counting_) stats_.rejected_at.assign(cascade.stages.size() + 1, 0);
+    }
+
+    Task task() const {
+        Task t{this, {}, {}};
+        if (counting_) t.counts.rejected_at.assign(stats_.rejected_at.size(), 0);
+        return t;
+    }
+    void merge(Task& t) {
+        found_.insert(found_.end(), t.found.begin(), t.found.end());
+        stats_.add(t.counts);
+    }
+
+    // Sorted by rectangle, so that the result does not depend on thread timing.
+    std::vector<Detection> sorted() {
+        std::sort(found_.begin(), found_.end(), [](const Detection& a, const Detection& b) { return a.rect < b.rect; });
+        return std::move(found_);
+    }
+    const ScanStats& stats() const { return stats_; }
+
+private:
+    typename Family::View view_;
+    bool counting_;
+    std::vector<Detection> found_;
+    ScanStats stats_;
+};
+
+template <class Cascade>
+std::vector<Detection> accepted_windows(const Cascade& cascade, const GrayView& image, const ScanParams& params,
+                                        ScanStats* stats) {
+    AcceptedWindows<typename FamilyOf<Cascade>::type> visitor(cascade, stats != nullptr);
+    scan_pyramid(cascade, image, params, visitor);
+    if (stats) *stats = visitor.stats();
+    return visitor.sorted();
+}
+
+}  // namespace
+
+std::vector<Detection> detect_windows(const LbpCascade& cascade, const GrayView& image, const ScanParams& params,
+                                      ScanStats* stats) {
+    return accepted_windows(cascade, image, params, stats);
+}
+
+std::vector<Detection> detect_windows(const HogCascade& cascade, const GrayView& image, const ScanParams& params,
+                                      ScanStats* stats) {
+    return accepted_windows(cascade, image, params, stats);
+}
+
+}  // namespace cascade

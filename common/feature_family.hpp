@@ -1,0 +1,77 @@
+// Feature families: what the scan of one pyramid level needs from a cascade of one kind. The pyramid
+// (pyramid.hpp: levels, resize_exact.hpp: their pixels), the family (this file: planes and window) and the
+// scan (scan.hpp: positions, scan_pyramid.hpp: the loop) are separate parts, as dlib composes its scanner.
+//
+// Contract of a family F (LbpFamily and HogFamily below; a new family is a struct like them plus its window
+// code, and scan_pyramid, the CPU detectors, the miners and the eval tool take it as it is):
+//   F::Cascade, F::View         the model (model.hpp) and its POD view for host and device (view_of(cascade))
+//   F::Planes                   what one pyramid level needs, in host memory; reusable for the next level
+//   F::build(pixels, planes)    fills `planes` from one level's pixels (host)
+//   F::Sampler                  what windows read; F::sampler(planes) on the CPU (the GPU builds its own
+//                               samplers of the same planes in device memory)
+//   F::Window<S>                __host__ __device__: F::Window<S>{view, sampler, x, y}(i) is weak learner i's
+//                               response for the window whose top-left corner is (x, y); run_stages
+//                               (cascade_eval.hpp) sums them into the stages' decisions
+//   F::kAllLevelsAtOnce         true: planes are small, so the CPU scan builds every level first and spreads
+//                               rows over the threads; false: one level per thread at a time (less memory)
+// FamilyOf<Cascade>::type is the family of a cascade type.
+#pragma once
+
+#include "common/cascade_eval.hpp"
+#include "common/hog_eval.hpp"
+#include "common/hog_features.hpp"
+#include "common/image.hpp"
+#include "common/integral.hpp"
+#include "common/model.hpp"
+
+namespace cascade {
+
+// Multi-block LBP (OpenCV's LBP cascades, cascade-train lbp): one integral image per level.
+struct LbpFamily {
+    using Cascade = LbpCascade;
+    using View = LbpCascadeView;
+    using Planes = IntegralImage;
+    using Sampler = IntegralView;
+    template <class S>
+    using Window = LbpWindow<S>;
+    static constexpr bool kAllLevelsAtOnce = true;
+
+    static void build(const GrayView& pixels, Planes& planes) { compute_integral(pixels, planes); }
+    static Sampler sampler(const Planes& planes) { return planes.view(); }
+};
+
+// HoG blocks (cascade-train hog): nine integral histograms of gradient orientation per level.
+struct HogFamily {
+    using Cascade = HogCascade;
+    using View = HogCascadeView;
+    using Planes = HogIntegral;
+    using Sampler = HogIntegralView;
+    template <class S>
+    using Window = HogWindow<S>;
+    static constexpr bool kAllLevelsAtOnce = false;  // nine uint32 planes per pixel
+
+    static void build(const GrayView& pixels, Planes& planes) { compute_hog_integral(pixels, planes); }
+    static Sampler sampler(const Planes& planes) { return planes.view(); }
+};
+
+template <class Cascade>
+struct FamilyOf;
+template <>
+struct FamilyOf<LbpCascade> {
+    using type = LbpFamily;
+};
+template <>
+struct FamilyOf<HogCascade> {
+    using type = HogFamily;
+};
+
+// Weak learners evaluated by a window that run_stages ended at stage `rejected_at` (num_stages: accepted):
+// every visited stage evaluates all its weak learners, and the stages cover the weak learners in order.
+template <class View>
+CASCADE_HD int weaks_evaluated(const View& cascade, int rejected_at) {
+    if (cascade.num_stages == 0) return 0;
+    const Stage last = cascade.stages[rejected_at < cascade.num_stages ? rejected_at : cascade.num_stages - 1];
+    return last.first + last.count;
+}
+
+}  // namespace cascade
