@@ -95,24 +95,60 @@ Checkpoint read_checkpoint(const std::string& dir, HogCascade& cascade) {
     return state;
 }
 
+// The start of a run: a fresh cascade, or the one a checkpoint holds (with the same fingerprint).
+Checkpoint start_state(const CascadeOptions& options, HogCascade& cascade, data::Progress& progress) {
+    cascade.window = options.window;
+    cascade.policy = SumPolicy::per_stage;
+    Checkpoint state;
+    state.fingerprint = options.fingerprint;
+    if (!options.resume) return state;
+    state = read_checkpoint(options.checkpoint_dir, cascade);
+    if (state.fingerprint != options.fingerprint)
+        throw InputError(options.checkpoint_dir,
+                         "was written with other data or settings; resume needs the same (checkpoint: " +
+                             state.fingerprint + "; now: " + options.fingerprint + ")");
+    progress.log("resuming after stage " + std::to_string(state.stages.size()) + " from " + options.checkpoint_dir);
+    return state;
+}
+
+// The log line of a stage's mining; returns the FPPW it measured (false positives per window scanned).
+double log_mining(const std::string& name, int stage, const MiningReport& mined, data::Progress& progress) {
+    const double fppw = static_cast<double>(mined.false_positives) /
+                        static_cast<double>(std::max<std::int64_t>(mined.windows_scanned, 1));
+    std::string line = std::to_string(mined.found) + " negatives from " + std::to_string(mined.images_scanned) + "/" +
+                       std::to_string(mined.images_total) + " images, " + std::to_string(mined.windows_scanned) +
+                       " windows scanned, " + std::to_string(mined.false_positives) + " false positives" +
+                       format(" (FPPW of the %.0f stages so far: %.3g)", stage, fppw);
+    if (mined.ran_dry())
+        line += "; the negative images ran dry (at most " + std::to_string(mined.per_image) + " kept per image)";
+    progress.log(name + " mining: " + line);
+    return fppw;
+}
+
+void log_weak(const std::string& name, const WeakReport& w, data::Progress& progress) {
+    progress.log(name + " learner " + std::to_string(w.index + 1) + ": block " + std::to_string(w.block.x) + "," +
+                 std::to_string(w.block.y) + " " + std::to_string(w.block.width) + "x" +
+                 std::to_string(w.block.height) +
+                 format(", weighted error %.4f, vote %.4f, threshold %.4f, hit rate %.4f", w.weighted_error, w.vote,
+                        w.threshold, w.hit_rate) +
+                 format(", false alarm %.4f", w.false_alarm));
+}
+
+// Appends a trained stage to the cascade and the outcome.
+void add_stage(const StageResult& stage, TrainingOutcome& outcome) {
+    HogCascade& cascade = outcome.cascade;
+    cascade.stages.push_back({static_cast<int>(cascade.weaks.size()), static_cast<int>(stage.weaks.size()), stage.threshold});
+    cascade.weaks.insert(cascade.weaks.end(), stage.weaks.begin(), stage.weaks.end());
+    outcome.stages.push_back({static_cast<int>(stage.weaks.size()), stage.hit_rate, stage.false_alarm});
+}
+
 }  // namespace
 
 TrainingOutcome train_cascade(WindowSet positives, const std::vector<data::NegativeImage>& negatives,
                               const CascadeOptions& options, data::Progress& progress) {
     TrainingOutcome outcome;
     HogCascade& cascade = outcome.cascade;
-    cascade.window = options.window;
-    cascade.policy = SumPolicy::per_stage;
-    Checkpoint state;
-    state.fingerprint = options.fingerprint;
-    if (options.resume) {
-        state = read_checkpoint(options.checkpoint_dir, cascade);
-        if (state.fingerprint != options.fingerprint)
-            throw InputError(options.checkpoint_dir,
-                             "was written with other data or settings; resume needs the same (checkpoint: " +
-                                 state.fingerprint + "; now: " + options.fingerprint + ")");
-        progress.log("resuming after stage " + std::to_string(state.stages.size()) + " from " + options.checkpoint_dir);
-    }
+    Checkpoint state = start_state(options, cascade, progress);
     outcome.stages = state.stages;
     const double earlier_seconds = state.seconds;
     auto seconds = [&] { return earlier_seconds + progress.elapsed(); };
@@ -139,16 +175,7 @@ TrainingOutcome train_cascade(WindowSet positives, const std::vector<data::Negat
         WindowSet mined_negatives(options.window);
         const MiningReport mined = mine_negatives(cascade, negatives, s, options.mining, mined_negatives,
                                                   [&](int, int) { show(measured_false_alarm); });
-        measured_false_alarm = static_cast<double>(mined.false_positives) /
-                               static_cast<double>(std::max<std::int64_t>(mined.windows_scanned, 1));
-        std::string mining = std::to_string(mined.found) + " negatives from " + std::to_string(mined.images_scanned) +
-                             "/" + std::to_string(mined.images_total) + " images, " +
-                             std::to_string(mined.windows_scanned) + " windows scanned, " +
-                             std::to_string(mined.false_positives) + " false positives" +
-                             format(" (FPPW of the %.0f stages so far: %.3g)", s, measured_false_alarm);
-        if (mined.ran_dry())
-            mining += "; the negative images ran dry (at most " + std::to_string(mined.per_image) + " kept per image)";
-        progress.log(name + " mining: " + mining);
+        measured_false_alarm = log_mining(name, s, mined, progress);
         show(measured_false_alarm);
         if (s > 0 && measured_false_alarm <= options.target_false_alarm) {
             outcome.stop_reason = format("the cascade's FPPW on the negative images, %.3g, reached the target %.3g",
@@ -162,12 +189,7 @@ TrainingOutcome train_cascade(WindowSet positives, const std::vector<data::Negat
         }
 
         const StageResult stage = train_stage(positives, mined_negatives, pool, s, options.stage, [&](const WeakReport& w) {
-            progress.log(name + " learner " + std::to_string(w.index + 1) + ": block " + std::to_string(w.block.x) + "," +
-                         std::to_string(w.block.y) + " " + std::to_string(w.block.width) + "x" +
-                         std::to_string(w.block.height) +
-                         format(", weighted error %.4f, vote %.4f, threshold %.4f, hit rate %.4f", w.weighted_error, w.vote,
-                                w.threshold, w.hit_rate) +
-                         format(", false alarm %.4f", w.false_alarm));
+            log_weak(name, w, progress);
             show(measured_false_alarm * w.false_alarm);
         });
         if (stage.weaks.empty()) {
@@ -175,9 +197,7 @@ TrainingOutcome train_cascade(WindowSet positives, const std::vector<data::Negat
             break;
         }
 
-        cascade.stages.push_back({static_cast<int>(cascade.weaks.size()), static_cast<int>(stage.weaks.size()), stage.threshold});
-        cascade.weaks.insert(cascade.weaks.end(), stage.weaks.begin(), stage.weaks.end());
-        outcome.stages.push_back({static_cast<int>(stage.weaks.size()), stage.hit_rate, stage.false_alarm});
+        add_stage(stage, outcome);
         training_false_alarm *= stage.false_alarm;
         training_hit_rate *= stage.hit_rate;
         progress.log(name + ": " + std::to_string(stage.weaks.size()) + " learners" +

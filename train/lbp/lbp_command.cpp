@@ -91,104 +91,121 @@ private:
     data::Progress& progress_;
 };
 
+// The command line's values, before their checks.
+struct LbpCommand {
+    data::DatasetSpec spec;
+    LbpTrainConfig config;
+    std::string window, output, checkpoint;
+    double eval_scale_factor = 1.1;
+    int eval_stride = 2;
+};
+
+po::options_description learning_options(LbpTrainConfig& config) {
+    po::options_description learning("Learning", kLineLength, kLineLength / 2);
+    learning.add_options()
+        ("weak-learners", po::value(&config.weak_learners)->default_value(config.weak_learners),
+         "at most this many weak learners (= stages)")
+        ("alpha", po::value(&config.alpha)->default_value(config.alpha, "0.05"),
+         "target miss rate: sets the SPRT rejection thresholds during training and the model's thresholds")
+        ("target-fpr", po::value(&config.target_fpr)->default_value(config.target_fpr),
+         "stop once the training cascade's estimated false-positive rate per window is at most this (0: no "
+         "target)")
+        ("calibration", po::value(&config.calibration)->default_value(config.calibration, "0.25"),
+         "fraction of the training photos whose positives set the model's thresholds (by backward pruning) "
+         "rather than fit the weak learners (0: all positives do both)")
+        ("accept", po::bool_switch(&config.accept),
+         "also give each stage WaldBoost's acceptance threshold (just above every live negative's running sum): "
+         "windows that reach it are accepted at once, positives that reach it leave training")
+        ("features", po::value(&config.features)->default_value(config.features),
+         "size of the random pool of LBP features the weak learners are chosen from")
+        ("negatives", po::value(&config.negatives)->default_value(config.negatives), "size of the negative pool")
+        ("refill-below", po::value(&config.refill_below)->default_value(config.refill_below, "0.5"),
+         "mine new hard negatives when the live part of the pool falls below this fraction")
+        ("trim", po::value(&config.trim)->default_value(config.trim, "0.05"),
+         "weight trimming: choose features without the lightest samples holding this fraction of the weight")
+        ("smoothing", po::value(&config.smoothing)->default_value(config.smoothing),
+         "response table smoothing: eps = this / number of samples")
+        ("mine-scale-factor", po::value(&config.mine_scale_factor)->default_value(config.mine_scale_factor, "1.1"),
+         "pyramid scale step of the negative images while mining")
+        ("mine-per-image", po::value(&config.mine_per_image)->default_value(config.mine_per_image),
+         "at most this many hard negatives per visit of an image");
+    return learning;
+}
+
+po::options_description run_options(LbpCommand& c) {
+    po::options_description run("Run", kLineLength, kLineLength / 2);
+    run.add_options()
+        ("help,h", "show this help")
+        ("output,o", po::value(&c.output)->required(), "the model file to write (project XML)")
+        ("seed", po::value(&c.config.seed)->default_value(c.config.seed), "random seed: the same seed, data and "
+         "options give the same model on any number of cores")
+        ("threads", po::value(&c.config.threads)->default_value(0), "worker threads (0: all cores)")
+        ("checkpoint", po::value(&c.checkpoint),
+         "checkpoint file (default: OUTPUT.checkpoint; 'none': no checkpoints)")
+        ("checkpoint-every", po::value(&c.config.checkpoint_every)->default_value(c.config.checkpoint_every),
+         "also checkpoint after every this many weak learners (0: only after mining)")
+        ("resume", po::bool_switch(&c.config.resume), "continue from the checkpoint if there is one")
+        ("eval-scale-factor", po::value(&c.eval_scale_factor)->default_value(c.eval_scale_factor, "1.1"),
+         "held-out negatives: pyramid scale step")
+        ("eval-stride", po::value(&c.eval_stride)->default_value(c.eval_stride),
+         "held-out negatives: window positions every this many pixels");
+    return run;
+}
+
+// Trains, writes the model, and measures it on the held-out data when there is some.
+void train_and_report(const LbpCommand& c) {
+    const LbpTrainConfig& config = c.config;
+    data::Progress progress("weak learners", config.weak_learners);
+    const data::Dataset dataset = data::load_dataset(c.spec);
+    progress.log("data: " + std::to_string(dataset.positives.size()) + " training positives, " +
+                 std::to_string(dataset.negatives.size()) + " negative images; held out " +
+                 std::to_string(dataset.heldout_positives.size()) + " positives (" +
+                 std::to_string(dataset.heldout_photos) + " of " + std::to_string(dataset.photos) +
+                 " photos) and " + std::to_string(dataset.heldout_negatives.size()) + " negative images  " +
+                 cli::duration_text(progress.elapsed()));
+    LogObserver observer(progress);
+    const LbpTrainingResult result =
+        train_lbp(config, {dataset.positives, dataset.positive_groups, dataset.negatives}, observer);
+    save_model(Model{result.cascade, c.output}, c.output);
+    progress.log("stopped: " + result.stopped_because);
+    progress.log("wrote " + c.output + ": " + std::to_string(result.cascade.weaks.size()) +
+                 " weak learners; miss rate " + fixed(result.calibration_miss_rate, 4) +
+                 " on the positives that set its thresholds; the training cascade's estimated false-positive "
+                 "rate per window " + scientific(result.fpr_estimate) + "; " +
+                 std::to_string(result.negatives_mined) + " negatives mined from " +
+                 std::to_string(result.windows_scanned) + " windows; training took " +
+                 cli::duration_text(progress.elapsed()));
+    if (!dataset.heldout_positives.empty() && !dataset.heldout_negatives.empty()) {
+        const double detected = window_detection_rate(result.cascade, dataset.heldout_positives, config.threads);
+        const NegativeScan scan = scan_negative_images(result.cascade, dataset.heldout_negatives, c.eval_scale_factor,
+                                                       c.eval_stride, config.threads);
+        progress.log("held out: miss rate " + fixed(1.0 - detected, 4) + " on " +
+                     std::to_string(dataset.heldout_positives.size()) + " positives; false-positive rate " +
+                     scientific(scan.rate()) + " per window (" + std::to_string(scan.accepted) + " of " +
+                     std::to_string(scan.windows) + " windows of " + std::to_string(dataset.heldout_negatives.size()) +
+                     " images, scale step " + fixed(c.eval_scale_factor, 2) + ", stride " +
+                     std::to_string(c.eval_stride) + ")");
+    }
+}
+
 }  // namespace
 
 int command(int argc, char** argv) {
     return cli::run_tool("cascade-train lbp", [&] {
-        data::DatasetSpec spec;
-        LbpTrainConfig config;
-        std::string window, output, checkpoint;
-        double eval_scale_factor = 1.1;
-        int eval_stride = 2;
+        LbpCommand c;
         po::options_description options("", kLineLength, kLineLength / 2);
-        options.add(dataset_options(spec, window, kLineLength));
-        po::options_description learning("Learning", kLineLength, kLineLength / 2);
-        learning.add_options()
-            ("weak-learners", po::value(&config.weak_learners)->default_value(config.weak_learners),
-             "at most this many weak learners (= stages)")
-            ("alpha", po::value(&config.alpha)->default_value(config.alpha, "0.05"),
-             "target miss rate: sets the SPRT rejection thresholds during training and the model's thresholds")
-            ("target-fpr", po::value(&config.target_fpr)->default_value(config.target_fpr),
-             "stop once the training cascade's estimated false-positive rate per window is at most this (0: no "
-             "target)")
-            ("calibration", po::value(&config.calibration)->default_value(config.calibration, "0.25"),
-             "fraction of the training photos whose positives set the model's thresholds (by backward pruning) "
-             "rather than fit the weak learners (0: all positives do both)")
-            ("accept", po::bool_switch(&config.accept),
-             "also give each stage WaldBoost's acceptance threshold (just above every live negative's running sum): "
-             "windows that reach it are accepted at once, positives that reach it leave training")
-            ("features", po::value(&config.features)->default_value(config.features),
-             "size of the random pool of LBP features the weak learners are chosen from")
-            ("negatives", po::value(&config.negatives)->default_value(config.negatives), "size of the negative pool")
-            ("refill-below", po::value(&config.refill_below)->default_value(config.refill_below, "0.5"),
-             "mine new hard negatives when the live part of the pool falls below this fraction")
-            ("trim", po::value(&config.trim)->default_value(config.trim, "0.05"),
-             "weight trimming: choose features without the lightest samples holding this fraction of the weight")
-            ("smoothing", po::value(&config.smoothing)->default_value(config.smoothing),
-             "response table smoothing: eps = this / number of samples")
-            ("mine-scale-factor", po::value(&config.mine_scale_factor)->default_value(config.mine_scale_factor, "1.1"),
-             "pyramid scale step of the negative images while mining")
-            ("mine-per-image", po::value(&config.mine_per_image)->default_value(config.mine_per_image),
-             "at most this many hard negatives per visit of an image");
-        po::options_description run("Run", kLineLength, kLineLength / 2);
-        run.add_options()
-            ("help,h", "show this help")
-            ("output,o", po::value(&output)->required(), "the model file to write (project XML)")
-            ("seed", po::value(&config.seed)->default_value(config.seed), "random seed: the same seed, data and "
-             "options give the same model on any number of cores")
-            ("threads", po::value(&config.threads)->default_value(0), "worker threads (0: all cores)")
-            ("checkpoint", po::value(&checkpoint),
-             "checkpoint file (default: OUTPUT.checkpoint; 'none': no checkpoints)")
-            ("checkpoint-every", po::value(&config.checkpoint_every)->default_value(config.checkpoint_every),
-             "also checkpoint after every this many weak learners (0: only after mining)")
-            ("resume", po::bool_switch(&config.resume), "continue from the checkpoint if there is one")
-            ("eval-scale-factor", po::value(&eval_scale_factor)->default_value(eval_scale_factor, "1.1"),
-             "held-out negatives: pyramid scale step")
-            ("eval-stride", po::value(&eval_stride)->default_value(eval_stride),
-             "held-out negatives: window positions every this many pixels");
-        options.add(learning).add(run);
+        options.add(dataset_options(c.spec, c.window, kLineLength)).add(learning_options(c.config)).add(run_options(c));
         po::variables_map vm;
         if (!parse_command_line(argc, argv, options, kUsage, vm)) return 0;
-        config.window = spec.crop.window = cli::parse_size("--window", window);
-        config.checkpoint = checkpoint == "none" ? "" : checkpoint.empty() ? output + ".checkpoint" : checkpoint;
-        spec.seed = config.seed;
-        spec.threads = config.threads;
-        validate(config);
-        if (spec.holdout < 0.0 || spec.holdout >= 1.0) throw cli::UsageError("--holdout", "must lie in [0, 1)");
-        if (eval_scale_factor <= 1.0) throw cli::UsageError("--eval-scale-factor", "must be greater than 1");
-        if (eval_stride < 1) throw cli::UsageError("--eval-stride", "must be at least 1");
-
-        data::Progress progress("weak learners", config.weak_learners);
-        const data::Dataset dataset = data::load_dataset(spec);
-        progress.log("data: " + std::to_string(dataset.positives.size()) + " training positives, " +
-                     std::to_string(dataset.negatives.size()) + " negative images; held out " +
-                     std::to_string(dataset.heldout_positives.size()) + " positives (" +
-                     std::to_string(dataset.heldout_photos) + " of " + std::to_string(dataset.photos) +
-                     " photos) and " + std::to_string(dataset.heldout_negatives.size()) + " negative images  " +
-                     cli::duration_text(progress.elapsed()));
-        LogObserver observer(progress);
-        const LbpTrainingResult result =
-            train_lbp(config, {dataset.positives, dataset.positive_groups, dataset.negatives}, observer);
-        save_model(Model{result.cascade, output}, output);
-        progress.log("stopped: " + result.stopped_because);
-        progress.log("wrote " + output + ": " + std::to_string(result.cascade.weaks.size()) +
-                     " weak learners; miss rate " + fixed(result.calibration_miss_rate, 4) +
-                     " on the positives that set its thresholds; the training cascade's estimated false-positive "
-                     "rate per window " + scientific(result.fpr_estimate) + "; " +
-                     std::to_string(result.negatives_mined) + " negatives mined from " +
-                     std::to_string(result.windows_scanned) + " windows; training took " +
-                     cli::duration_text(progress.elapsed()));
-        if (!dataset.heldout_positives.empty() && !dataset.heldout_negatives.empty()) {
-            const double detected = window_detection_rate(result.cascade, dataset.heldout_positives, config.threads);
-            const NegativeScan scan = scan_negative_images(result.cascade, dataset.heldout_negatives, eval_scale_factor,
-                                                           eval_stride, config.threads);
-            progress.log("held out: miss rate " + fixed(1.0 - detected, 4) + " on " +
-                         std::to_string(dataset.heldout_positives.size()) + " positives; false-positive rate " +
-                         scientific(scan.rate()) + " per window (" + std::to_string(scan.accepted) + " of " +
-                         std::to_string(scan.windows) + " windows of " + std::to_string(dataset.heldout_negatives.size()) +
-                         " images, scale step " + fixed(eval_scale_factor, 2) + ", stride " +
-                         std::to_string(eval_stride) + ")");
-        }
+        c.config.window = c.spec.crop.window = cli::parse_size("--window", c.window);
+        c.config.checkpoint = c.checkpoint == "none" ? "" : c.checkpoint.empty() ? c.output + ".checkpoint" : c.checkpoint;
+        c.spec.seed = c.config.seed;
+        c.spec.threads = c.config.threads;
+        validate(c.config);
+        if (c.spec.holdout < 0.0 || c.spec.holdout >= 1.0) throw cli::UsageError("--holdout", "must lie in [0, 1)");
+        if (c.eval_scale_factor <= 1.0) throw cli::UsageError("--eval-scale-factor", "must be greater than 1");
+        if (c.eval_stride < 1) throw cli::UsageError("--eval-stride", "must be at least 1");
+        train_and_report(c);
         return 0;
     });
 }
