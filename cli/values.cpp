@@ -34,13 +34,16 @@ int parse_int(const std::string& option, const std::string& text) {
 
 Size parse_size(const std::string& option, const std::string& text) {
     const std::size_t x = text.find_first_of("xX");
+    const auto not_a_size = [&] {
+        return UsageError(option, "'" + text + "' is not a size (WxH, e.g. 24x24, or one integer)");
+    };
     Size size;
     if (x == std::string::npos) {
+        if (text.find_first_not_of("+-0123456789") != std::string::npos) throw not_a_size();
         size.width = size.height = parse_int(option, text);
     } else {
         const std::string w = text.substr(0, x), h = text.substr(x + 1);
-        if (w.empty() || h.empty() || h.find_first_of("xX") != std::string::npos)
-            throw UsageError(option, "'" + text + "' is not a size (WxH, e.g. 24x24, or one integer)");
+        if (w.empty() || h.empty() || h.find_first_of("xX") != std::string::npos) throw not_a_size();
         size.width = parse_int(option, w);
         size.height = parse_int(option, h);
     }

@@ -33,7 +33,8 @@ TEST_CASE("run_tool: the body's exit code, 2 for a usage error, 1 for bad input,
           std::pair<int, std::string>{1, "tool: error: a.png: cannot be read\n"});
     CHECK(run_captured([]() -> int { throw std::runtime_error("line one\nline two\n"); }) ==
           std::pair<int, std::string>{1, "tool: error: line one line two\n"});
-    CHECK(run_captured([]() -> int { throw 42; }) == std::pair<int, std::string>{1, "tool: error: unexpected failure\n"});
+    CHECK(run_captured([]() -> int { throw 42; }) ==
+          std::pair<int, std::string>{1, "tool: error: unexpected failure\n"});
 }
 
 TEST_CASE("strict values: the whole text is the value, or a usage error naming the option") {
@@ -49,4 +50,6 @@ TEST_CASE("strict values: the whole text is the value, or a usage error naming t
     CHECK_THROWS_WITH_AS(parse_real("--f", "nan"), "--f: 'nan' is out of range", UsageError);
     CHECK_THROWS_AS(parse_size("--s", "0x4"), UsageError);
     CHECK_THROWS_AS(parse_size("--s", "4x"), UsageError);
+    CHECK_THROWS_WITH_AS(parse_size("--window", "64y128"),
+                         "--window: '64y128' is not a size (WxH, e.g. 24x24, or one integer)", UsageError);
 }
