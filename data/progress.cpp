@@ -47,7 +47,8 @@ void Progress::draw() {
     const double eta = measured > 0 ? elapsed() / measured * (total_ - done_) : -1.0;
     std::cerr << "\r[" << std::string(static_cast<std::size_t>(filled), '#')
               << std::string(static_cast<std::size_t>(kWidth - filled), '.') << "] " << done_ << "/" << total_ << " "
-              << unit_ << "  elapsed " << cli::duration_text(elapsed()) << "  ETA " << cli::duration_text(eta) << "\033[K" << std::flush;
+              << unit_ << "  elapsed " << cli::duration_text(elapsed()) << "  ETA " << cli::duration_text(eta)
+              << "\033[K" << std::flush;
     drawn_ = true;
 }
 

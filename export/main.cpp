@@ -63,7 +63,8 @@ int main(int argc, char** argv) {
     return cascade::cli::run_tool("cascade-export", [&] {
         std::string model_path, binary_path, header_path, symbol;
         po::options_description options(kUsage);
-        options.add_options()("help,h", "show this help")("binary", po::value(&binary_path), "write the packed binary here")(
+        options.add_options()("help,h", "show this help")(
+            "binary", po::value(&binary_path), "write the packed binary here")(
             "header", po::value(&header_path), "write a C++ header with the packed bytes here")(
             "symbol", po::value(&symbol), "the array's name in the header (default: from MODEL's file name)")(
             "info", "print what the model holds");

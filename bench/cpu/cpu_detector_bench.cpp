@@ -65,9 +65,9 @@ std::optional<Options> parse_options(int argc, char** argv) {
     po::options_description options("cascade-bench-cpu: CPU reference detector vs OpenCV, same frames, all cores");
     options.add_options()("help,h", "this help")(
         "model", po::value(&o.model_path)->default_value("/usr/share/opencv4/lbpcascades/lbpcascade_frontalface.xml"),
-        "OpenCV LBP cascade")("video",
-                              po::value(&o.video_path)->default_value("/usr/share/doc/opencv-doc/examples/data/vtest.avi"),
-                              "frames to time (scaled to each resolution)")(
+        "OpenCV LBP cascade")(
+        "video", po::value(&o.video_path)->default_value("/usr/share/doc/opencv-doc/examples/data/vtest.avi"),
+        "frames to time (scaled to each resolution)")(
         "frames", po::value(&o.frames)->default_value(20), "frames per resolution")(
         "scale-factor", po::value(&o.scale_factor)->default_value(1.1), "pyramid scale factor")(
         "min-neighbors", po::value(&o.min_neighbors)->default_value(3), "grouping threshold")(
@@ -119,7 +119,8 @@ Row time_resolution(const cascade::LbpCascade& ours, cv::CascadeClassifier& open
                 grouped.push_back(d.rect);
         });
         std::vector<cv::Rect> theirs;
-        const double t_opencv = time_ms([&] { opencv.detectMultiScale(frame, theirs, o.scale_factor, o.min_neighbors); });
+        const double t_opencv =
+            time_ms([&] { opencv.detectMultiScale(frame, theirs, o.scale_factor, o.min_neighbors); });
         if (i == 0) continue;  // warm-up frame
         ours_ms.push_back(t_ours);
         opencv_ms.push_back(t_opencv);
