@@ -28,6 +28,7 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -101,6 +102,18 @@ __global__ void __launch_bounds__(kFirstGroupThreads) survivor_kernel(Source src
     }
 }
 
+// Blocks of a kernel that loops over survivors: as many as every multiprocessor holds at once (its occupancy),
+// once per instantiation. A fixed 8 per multiprocessor made the LBP hybrid and prefix-sum strategies 6-7% slower
+// at 1080p (docs/benchmarks.md).
+template <class Kernel>
+int resident_blocks(Kernel kernel) {
+    int device = 0, sms = 0, per_sm = 0;
+    CASCADE_CUDA_CHECK(cudaGetDevice(&device));
+    CASCADE_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    CASCADE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kFirstGroupThreads, 0));
+    return sms * std::max(per_sm, 1);
+}
+
 // Dynamic shared memory above the default 48 KB must be allowed per kernel (kernels of one signature share a
 // pointer type, so the record is keyed by the kernel's address).
 template <class Kernel>
@@ -141,9 +154,10 @@ void launch_compacting(const Source& src, const CascadeTarget& t, const KernelTu
                                                                                 {t.lists[0], &t.counts[0]});
     CASCADE_CUDA_CHECK(cudaGetLastError());
     timer.end(stream);
+    static const int blocks = resident_blocks(survivor_kernel<Source, Compactor>);
     for (std::size_t g = 1; g < ends.size(); ++g) {
         timer.begin(std::string(name) + "/" + std::to_string(g), stream);
-        survivor_kernel<Source, Compactor><<<t.survivor_blocks, kFirstGroupThreads, 0, stream>>>(
+        survivor_kernel<Source, Compactor><<<blocks, kFirstGroupThreads, 0, stream>>>(
             src, lv, ends[g - 1], ends[g], t.lists[(g - 1) % 2], &t.counts[g - 1], {t.lists[g % 2], &t.counts[g]});
         CASCADE_CUDA_CHECK(cudaGetLastError());
         timer.end(stream);

@@ -31,7 +31,6 @@ struct CascadeTarget {
     std::uint8_t* stage0_rejected;   // one byte per position; null unless OpenCV's scan rule
     Survivor* lists[2];              // each FrameLayout::positions records
     int* counts;                     // kMaxGroups + 1 counters, zeroed by the caller
-    int survivor_blocks;             // grid of the kernels that loop over survivor lists
 };
 
 // How a family's kernels are launched (gpu/cascade_kernels.cuh launch_cascade); results never depend on it.

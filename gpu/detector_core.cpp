@@ -13,8 +13,8 @@ namespace {
 
 std::atomic<std::uint64_t> g_next_id{1};
 
-// Blocks of the kernels that loop over survivor lists: several per multiprocessor, so that every one is busy.
-int survivor_blocks() {
+// Blocks of the skip rule's filter, which loops over the accepted windows: several per multiprocessor.
+int filter_blocks() {
     static const int blocks = [] {
         int device = 0, sms = 0;
         CASCADE_CUDA_CHECK(cudaGetDevice(&device));
@@ -128,8 +128,7 @@ int DetectorCore::evaluate(Compaction strategy) {
                                policy_,
                                skip_rule ? stage0_rejected_.get() : nullptr,
                                {lists_[0].get(), lists_[1].get()},
-                               counts_.get(),
-                               survivor_blocks()};
+                               counts_.get()};
     const std::vector<int> ends = strategy == Compaction::none ? std::vector<int>{num_stages_} : ends_;
     run_cascade(target, ends, strategy, timer_);
     int last = static_cast<int>(ends.size()) - 1;
@@ -138,7 +137,7 @@ int DetectorCore::evaluate(Compaction strategy) {
                               visited_.get()};
         resolve_skips(skip, s, timer_);
         filter_visited(skip, lists_[last % 2].get(), &counts_.get()[last], lists_[(last + 1) % 2].get(),
-                       &counts_.get()[last + 1], survivor_blocks(), s, timer_);
+                       &counts_.get()[last + 1], filter_blocks(), s, timer_);
         ++last;
     }
     cascade_done_.record(s);
