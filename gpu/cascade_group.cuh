@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "common/cascade_eval.hpp"
+#include "common/feature_family.hpp"
 #include "gpu/cascade_target.hpp"
 #include "gpu/warp_responses.cuh"
 
@@ -66,6 +67,19 @@ struct CascadeShape {
         v.stages = stages;
         v.weaks = weaks;
         return v;
+    }
+};
+
+// The part of a window source that its feature family (common/feature_family.hpp, the CPU scan's concept) gives:
+// the cascade view and the window functor, F::Window<S>{view, sampler, x, y}, over whatever sampler the kernels
+// hand it (a tile in shared memory, a level in global memory or behind a texture).
+template <class Family>
+struct FamilyWindows : CascadeShape {
+    using View = typename Family::View;
+
+    template <class Sampler>
+    __device__ __forceinline__ auto window_at(const View& view, const Sampler& sampler, int x, int y) const {
+        return typename Family::template Window<Sampler>{view, sampler, x, y};
     }
 };
 

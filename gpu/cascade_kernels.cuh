@@ -4,9 +4,9 @@
 // (gpu/lbp_cascade_gpu.cu, gpu/hog_cascade_gpu.cu). The windows are evaluated by common/cascade_eval.hpp's
 // run_stages, the CPU reference's code: these kernels only decide which thread evaluates which window and stages.
 //
-// A window source is a trivially copyable struct the kernels take by value, a CascadeShape (gpu/cascade_group.cuh:
-// window, sum policy, stage count) with:
-//   using View = ...;                        the cascade view run_stages reads (common/cascade_eval.hpp)
+// A window source is a trivially copyable struct the kernels take by value, built on its feature family F
+// (common/feature_family.hpp, the CPU scan's concept): a FamilyWindows<F> (gpu/cascade_group.cuh: the cascade's
+// window, sum policy and stage count, F::View, and window_at giving F::Window over any sampler) with:
 //   static constexpr bool kWarpPerSurvivor;  true: a weak learner is costly (HoG: 81 corner reads and a
 //                                            division): survivors of the first group are evaluated one warp per
 //                                            window, the lanes computing one stage's weak learners side by side
@@ -22,8 +22,9 @@
 //       what the windows at grid positions [gx0, gx0 + kTileWidth) x [gy0, gy0 + rows) of level l read; every
 //       thread of the block calls it (it may fill `smem` and synchronise)
 //   __device__ auto level(const GpuLevel& l) const;  what a survivor of level l reads
-//   __device__ auto window_at(const View&, const Sampler&, int x, int y) const;  the window functor at (x, y) of a
-//                                            sampler that block() or level() returned (it may keep references)
+//   window_at(view, sampler, x, y)           F::Window at (x, y) of a sampler that block() or level() returned (it
+//                                            may keep references); a source may give a faster form of it for its
+//                                            own samplers (LBP: TileWindow over tiles, common/lbp_tables.hpp)
 #pragma once
 
 #include <cuda_runtime.h>

@@ -24,8 +24,7 @@ struct HistogramSampler {
 
 // The HoG window source (gpu/cascade_kernels.cuh). A weak learner reads 81 corners of 9 bins, takes a square
 // root and a division: survivors are evaluated one warp per window, a stage's weak learners side by side.
-struct HogSource : CascadeShape {
-    using View = HogCascadeView;
+struct HogSource : FamilyWindows<HogFamily> {
     static constexpr bool kWarpPerSurvivor = true;
     static constexpr int kSharedThreads = 256;
     static constexpr int kSharedMinBlocks = 2;
@@ -40,10 +39,6 @@ struct HogSource : CascadeShape {
     __device__ __forceinline__ HistogramSampler block(const GpuLevel& l, int, int, int, std::uint32_t*) const {
         return level(l);
     }
-    __device__ __forceinline__ HogWindow<HistogramSampler> window_at(const View& view, const HistogramSampler& sampler,
-                                                                     int x, int y) const {
-        return {view, sampler, x, y};
-    }
 };
 
 }  // namespace
@@ -54,7 +49,7 @@ void upload_hog_constants(const HogCascade& cascade, cudaStream_t stream) {
 
 void run_hog_cascade(const HogPlanes& p, const CascadeTarget& t, const std::vector<int>& ends, Compaction compaction,
                      cudaStream_t stream, KernelTimer& timer) {
-    const HogSource source{{p.window, p.policy, t.num_stages}, p.integrals, 1};
+    const HogSource source{{{p.window, p.policy, t.num_stages}}, p.integrals, 1};
     const KernelTuning tuning{0, 0, -1, 0};
     launch_cascade(source, t, tuning, ends, compaction, stream, timer);
 }

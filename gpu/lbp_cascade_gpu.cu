@@ -21,8 +21,7 @@ __constant__ LbpWeak c_weaks[kMaxLbpGpuWeaks];
 // TextureIntegrals, or LevelPixels that blocks integrate into tiles), kTiled: blocks read a tile of them in
 // shared memory, kStumps: windows in tiles read the stump tables.
 template <class Integrals, bool kTiled, bool kStumps>
-struct LbpSource : CascadeShape {
-    using View = LbpCascadeView;
+struct LbpSource : FamilyWindows<LbpFamily> {
     static constexpr bool kWarpPerSurvivor = false;
     // Four warps per 32 x 32 tile rather than eight: fewer warps idle at each barrier and twice the blocks
     // per multiprocessor (docs/benchmarks.md).
@@ -56,18 +55,19 @@ struct LbpSource : CascadeShape {
     // Survivors read the level's integral image (LbpWindow), never a tile: the response tables.
     __device__ __forceinline__ auto level(const GpuLevel& l) const { return integrals.level(l); }
 
+    // Windows in a tile: the fast form of LbpFamily's window (common/lbp_tables.hpp).
     template <class Sampler>
     __device__ __forceinline__ auto window_at(const View& view, const Sampler& sampler, int x, int y) const {
         if constexpr (std::is_same_v<Sampler, TileIntegral>)
             return TileWindow<kStumps>{responses, tile_weaks, stumps, sampler.origin(x, y)};
         else
-            return LbpWindow<Sampler>{view, sampler, x, y};
+            return FamilyWindows<LbpFamily>::window_at(view, sampler, x, y);
     }
 };
 
 template <class Integrals, bool kTiled, bool kStumps = false>
 LbpSource<Integrals, kTiled, kStumps> source(const LbpPlanes& p, int num_stages, Integrals integrals) {
-    return {{p.window, p.policy, num_stages}, p.responses, p.tile_weaks, p.stumps, tile_pitch(p.max_step, p.window),
+    return {{{p.window, p.policy, num_stages}}, p.responses, p.tile_weaks, p.stumps, tile_pitch(p.max_step, p.window),
             integrals};
 }
 
