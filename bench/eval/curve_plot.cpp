@@ -6,6 +6,7 @@
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include "cli/number_text.hpp"
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
 
@@ -31,18 +32,12 @@ struct Axes {
     }
 };
 
-std::string percent(double v) {
-    char text[16];
-    std::snprintf(text, sizeof text, "%.1f%%", 100.0 * v);
-    return text;
-}
-
 std::string legend_text(Protocol protocol, const ModelResult& m) {
-    if (protocol == Protocol::image) return m.label + "  (log-average MR " + percent(m.log_average_miss_rate) + ")";
+    if (protocol == Protocol::image) return m.label + "  (log-average MR " + cli::percent_text(m.log_average_miss_rate) + ")";
     char work[48] = "";
     if (!m.work_unit.empty()) std::snprintf(work, sizeof work, ", %.3g %s/window", m.work_per_window, m.work_unit.c_str());
     for (const auto& [budget, miss] : m.miss_rate_at)
-        if (budget == 1e-4) return m.label + "  (MR " + percent(miss) + " at 1e-4 FPPW" + work + ")";
+        if (budget == 1e-4) return m.label + "  (MR " + cli::percent_text(miss) + " at 1e-4 FPPW" + work + ")";
     return m.label;
 }
 

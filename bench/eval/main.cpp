@@ -11,6 +11,7 @@
 #include "bench/eval/detection_run.hpp"
 #include "bench/eval/eval_options.hpp"
 #include "bench/eval/opencv_hog.hpp"
+#include "cli/number_text.hpp"
 #include "cli/tool_main.hpp"
 #include "common/error.hpp"
 #include "common/model_io.hpp"
@@ -20,23 +21,13 @@ namespace {
 
 using namespace cascade;
 using namespace cascade::eval;
+using cli::percent_text;
+using cli::real_text;
 
 std::string joined(const std::vector<std::string>& items) {
     std::string out;
     for (const std::string& s : items) out += (out.empty() ? "" : " ") + s;
     return out;
-}
-
-std::string real_text(double value) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%g", value);
-    return text;
-}
-
-std::string percent_text(double fraction) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.1f%%", 100.0 * fraction);
-    return text;
 }
 
 std::string scan_text(const ScanParams& scan) {

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "cli/duration_text.hpp"
+#include "cli/number_text.hpp"
 #include "cli/tool_main.hpp"
 #include "cli/usage_error.hpp"
 #include "common/error.hpp"
@@ -109,22 +110,10 @@ std::string fingerprint(const Settings& s, const HogData& data) {
     return out.str();
 }
 
-std::string number(double x) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%g", x);
-    return text;
-}
-
-std::string percent(double x) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.2f%%", 100.0 * x);
-    return text;
-}
-
 void report_evaluation(const Evaluation& e, const Settings& s, data::Progress& progress) {
     progress.log("held-out evaluation: " + std::to_string(e.positives) + " positive windows, " +
                  std::to_string(e.windows) + " negative windows in " + std::to_string(e.images) +
-                 " images (stride " + std::to_string(s.eval_stride) + ", scale factor " + number(s.eval_scale) + ")");
+                 " images (stride " + std::to_string(s.eval_stride) + ", scale factor " + cli::real_text(s.eval_scale) + ")");
     for (const auto& d : e.depths) {
         char line[160];
         std::snprintf(line, sizeof line, "  %2d stages: hit rate %.4f, miss rate %.4f, FPPW %.3g", d.stages, d.hit_rate,
@@ -133,11 +122,11 @@ void report_evaluation(const Evaluation& e, const Settings& s, data::Progress& p
     }
     char line[200];
     std::snprintf(line, sizeof line, "  blocks evaluated per negative window: %.2f; rejected within 4 stages: %s",
-                  e.blocks_per_window, percent(e.rejected_within(4)).c_str());
+                  e.blocks_per_window, cli::percent_text(e.rejected_within(4), 2).c_str());
     progress.log(line);
     const double miss = e.miss_rate_at(1e-4);
     progress.log(std::isnan(miss) ? "  miss rate at 1e-4 FPPW: not reached (the whole cascade is above 1e-4 FPPW)"
-                                  : "  miss rate at 1e-4 FPPW: " + percent(miss));
+                                  : "  miss rate at 1e-4 FPPW: " + cli::percent_text(miss, 2));
 }
 
 int run(const Settings& s) {
@@ -152,7 +141,7 @@ int run(const Settings& s) {
     progress.log("data: " + std::to_string(data.train_positives.size()) + " training and " +
                  std::to_string(data.held_positives.size()) + " held-out positive crops, " +
                  std::to_string(data.train_negatives.size()) + " training and " +
-                 std::to_string(data.held_negatives.size()) + " held-out negative images (holdout " + number(s.holdout) +
+                 std::to_string(data.held_negatives.size()) + " held-out negative images (holdout " + cli::real_text(s.holdout) +
                  ", by source photo, seed " + std::to_string(s.cascade.stage.seed) + ")");
 
     ScanParams scan;

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "cli/duration_text.hpp"
+#include "cli/number_text.hpp"
 #include "cli/tool_main.hpp"
 #include "cli/usage_error.hpp"
 #include "cli/values.hpp"
@@ -40,18 +41,6 @@ Example (INRIA crops, 96x160 with the 64x128 person in the centre):
 
 constexpr unsigned kLineLength = 110;
 
-std::string scientific(double v) {
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.2e", v);
-    return buffer;
-}
-
-std::string fixed(double v, int digits) {
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.*f", digits, v);
-    return buffer;
-}
-
 class LogObserver : public LbpTrainingObserver {
 public:
     explicit LogObserver(data::Progress& progress) : progress_(progress) {}
@@ -60,23 +49,23 @@ public:
         std::ostringstream line;
         line << "mining: " << e.mined << " of " << e.needed << " hard negatives for the cascade of " << e.weak_learners
              << " weak learners, from " << e.scanned << " windows scanned in " << e.visits << " image visits (rate "
-             << scientific(e.reach) << "); " << scientific(static_cast<double>(e.scanned_total)) << " of "
-             << scientific(static_cast<double>(e.universe)) << " windows scanned so far"
+             << cli::scientific_text(e.reach) << "); " << cli::scientific_text(static_cast<double>(e.scanned_total)) << " of "
+             << cli::scientific_text(static_cast<double>(e.universe)) << " windows scanned so far"
              << (e.exhausted ? "; every window has now been scanned" : "");
         progress_.log(line.str());
     }
 
     void weak_added(const WeakEvent& e) override {
         std::ostringstream line;
-        line << "weak " << e.index + 1 << "/" << e.limit << "  error " << fixed(e.error, 4) << "  Z " << fixed(e.z, 4)
+        line << "weak " << e.index + 1 << "/" << e.limit << "  error " << cli::fixed_text(e.error, 4) << "  Z " << cli::fixed_text(e.z, 4)
              << "  cells " << e.feature.width << "x" << e.feature.height << " at (" << e.feature.x << ","
-             << e.feature.y << ")  threshold " << fixed(e.threshold, 4) << "  positives kept " << e.positives_live
+             << e.feature.y << ")  threshold " << cli::fixed_text(e.threshold, 4) << "  positives kept " << e.positives_live
              << "/" << e.positives_total;
         if (std::isfinite(e.accept))
-            line << "  accept " << fixed(e.accept, 4) << " (" << e.positives_accepted << " positives accepted)";
+            line << "  accept " << cli::fixed_text(e.accept, 4) << " (" << e.positives_accepted << " positives accepted)";
         line << "  negatives rejected " << e.negatives_rejected << "/"
              << e.negatives_before << "  mined " << e.negatives_mined << " scanned " << e.windows_scanned
-             << "  est. FPR " << scientific(e.fpr_estimate) << "  " << cli::duration_text(progress_.elapsed());
+             << "  est. FPR " << cli::scientific_text(e.fpr_estimate) << "  " << cli::duration_text(progress_.elapsed());
         progress_.log(line.str());
         progress_.update(e.index + 1);
     }
@@ -169,9 +158,9 @@ void train_and_report(const LbpCommand& c) {
     save_model(Model{result.cascade, c.output}, c.output);
     progress.log("stopped: " + result.stopped_because);
     progress.log("wrote " + c.output + ": " + std::to_string(result.cascade.weaks.size()) +
-                 " weak learners; miss rate " + fixed(result.calibration_miss_rate, 4) +
+                 " weak learners; miss rate " + cli::fixed_text(result.calibration_miss_rate, 4) +
                  " on the positives that set its thresholds; the training cascade's estimated false-positive "
-                 "rate per window " + scientific(result.fpr_estimate) + "; " +
+                 "rate per window " + cli::scientific_text(result.fpr_estimate) + "; " +
                  std::to_string(result.negatives_mined) + " negatives mined from " +
                  std::to_string(result.windows_scanned) + " windows; training took " +
                  cli::duration_text(progress.elapsed()));
@@ -179,11 +168,11 @@ void train_and_report(const LbpCommand& c) {
         const double detected = window_detection_rate(result.cascade, dataset.heldout_positives, config.threads);
         const NegativeScan scan = scan_negative_images(result.cascade, dataset.heldout_negatives, c.eval_scale_factor,
                                                        c.eval_stride, config.threads);
-        progress.log("held out: miss rate " + fixed(1.0 - detected, 4) + " on " +
+        progress.log("held out: miss rate " + cli::fixed_text(1.0 - detected, 4) + " on " +
                      std::to_string(dataset.heldout_positives.size()) + " positives; false-positive rate " +
-                     scientific(scan.rate()) + " per window (" + std::to_string(scan.accepted) + " of " +
+                     cli::scientific_text(scan.rate()) + " per window (" + std::to_string(scan.accepted) + " of " +
                      std::to_string(scan.windows) + " windows of " + std::to_string(dataset.heldout_negatives.size()) +
-                     " images, scale step " + fixed(c.eval_scale_factor, 2) + ", stride " +
+                     " images, scale step " + cli::fixed_text(c.eval_scale_factor, 2) + ", stride " +
                      std::to_string(c.eval_stride) + ")");
     }
 }
