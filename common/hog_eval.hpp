@@ -1,6 +1,6 @@
 // HoG-block evaluation, written once for host and device: the 36-D block descriptor read from integral
-// histograms, the weak learner's decision, and the cascade view and window functor for run_stages
-// (common/cascade_eval.hpp).
+// histograms, the weak learner's projection and response, and the cascade view and window functor for
+// run_stages (common/cascade_eval.hpp).
 //
 // Sampler contract: `s.at(x, y, bin)` returns the uint32 integral-histogram value of `bin` at corner (x, y)
 // (HogIntegralView in common/hog_features.hpp is the host sampler).
@@ -14,7 +14,8 @@
 //
 // Exactness. The cell sums are exact integers; |c|^2 is an exact uint64. Every float step after that is one
 // IEEE operation rounded to nearest, in a fixed order (convert, sqrt, add eps, reciprocal, 36 products, then
-// the dot product accumulated from element 0 to 35 and the bias added last). On the device each step is an
+// the dot product accumulated from element 0 to 35 and the bias added last; the response's bin is found by
+// comparisons, and a linear term is one product and one sum). On the device each step is an
 // explicit _rn intrinsic, which nvcc never contracts into an FMA; on the host each is a plain SSE operation
 // (the project builds without -mfma; a host build with FMA enabled would need -ffp-contract=off). So the CPU
 // detector, the trainer and the GPU kernels take the same decision for every block of every window.
@@ -98,11 +99,19 @@ CASCADE_HD void hog_block_descriptor(const Sampler& s, int wx, int wy, Rect bloc
     hog_normalise(cells, block.width * block.height, v);
 }
 
-// The weak learner's binary decision: weights . v + bias >= 0.
-CASCADE_HD bool hog_weak_fires(const HogWeak& weak, const float v[kHogBlockDims]) {
+// The weak learner's projection of a descriptor: weights . v + bias.
+CASCADE_HD float hog_projection(const HogWeak& weak, const float v[kHogBlockDims]) {
     float dot = 0.f;
     for (int i = 0; i < kHogBlockDims; ++i) dot = hog_exact::add(dot, hog_exact::mul(weak.weights[i], v[i]));
-    return hog_exact::add(dot, weak.bias) >= 0.f;
+    return hog_exact::add(dot, weak.bias);
+}
+
+// The weak learner's response to projection p: responses[number of cuts <= p], plus slope * p.
+CASCADE_HD float hog_response(const HogWeak& weak, float p) {
+    int bin = 0;
+    for (int j = 0; j < weak.num_cuts; ++j) bin += p >= weak.cuts[j] ? 1 : 0;
+    const float step = weak.responses[bin];
+    return weak.slope == 0.f ? step : hog_exact::add(step, hog_exact::mul(weak.slope, p));
 }
 
 struct HogCascadeView {
@@ -117,7 +126,7 @@ inline HogCascadeView view_of(const HogCascade& c) {
     return {c.window, c.policy, static_cast<int>(c.stages.size()), c.stages.data(), c.weaks.data()};
 }
 
-// Response of weak learner i of a HoG cascade for the window at (x, y): +vote when it fires, -vote otherwise.
+// Response of weak learner i of a HoG cascade for the window at (x, y).
 template <class Sampler>
 struct HogWindow {
     const HogCascadeView& cascade;
@@ -128,7 +137,7 @@ struct HogWindow {
         const HogWeak& weak = cascade.weaks[i];
         float v[kHogBlockDims];
         hog_block_descriptor(sampler, x, y, weak.block, v);
-        return hog_weak_fires(weak, v) ? weak.vote : -weak.vote;
+        return hog_response(weak, hog_projection(weak, v));
     }
 };
 

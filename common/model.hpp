@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <variant>
@@ -24,7 +25,8 @@
 namespace cascade {
 
 // Version of the project's XML format (docs/model-format.md). Bumped on any incompatible change.
-constexpr int kModelFormatVersion = 2;  // 2: stages may carry an acceptance threshold
+// 2: stages may carry an acceptance threshold; 3: HoG weak learners may have real-valued responses.
+constexpr int kModelFormatVersion = 3;
 
 enum class SumPolicy : std::uint8_t { per_stage, running };
 
@@ -63,13 +65,47 @@ struct LbpCascade {
 // bins = 36 values, L2-normalised.
 constexpr int kHogBins = 9;
 constexpr int kHogBlockDims = 4 * kHogBins;
+constexpr int kHogMaxBins = 8;  // most response bins of one weak learner
 
+// Weak learner over one HoG block: the projection p = weights . descriptor + bias, and a response that is a
+// step function of p plus, optionally, a linear term: responses[k] + slope * p, where k counts the cuts that
+// p reaches (p >= cuts[j]; cuts ascending). Three uses:
+//   - discrete AdaBoost (Zhu et al., Bilgic): one cut at 0, responses {-vote, +vote}, slope 0 (set_vote);
+//   - real AdaBoost (Schapire and Singer's domain partitioning): up to kHogMaxBins bins of p, slope 0;
+//   - one block's share of a linear SVM over many blocks: no cut, responses {0}, slope 1, so that a stage of
+//     such learners sums to the SVM's decision value (less its bias, which the stage threshold holds).
+// Entries past num_cuts (and past num_cuts + 1 responses) are 0.
 struct HogWeak {
     Rect block;
     float weights[kHogBlockDims] = {};
     float bias = 0.f;
-    float vote = 0.f;  // adds +vote when weights . descriptor + bias >= 0, else -vote
+    int num_cuts = 1;
+    float cuts[kHogMaxBins - 1] = {};
+    float responses[kHogMaxBins] = {};
+    float slope = 0.f;
 };
+
+// Makes `weak` a discrete learner: +vote when its projection is >= 0, else -vote.
+inline void set_vote(HogWeak& weak, float vote) {
+    weak.num_cuts = 1;
+    for (float& c : weak.cuts) c = 0.f;
+    for (float& r : weak.responses) r = 0.f;
+    weak.responses[0] = -vote;
+    weak.responses[1] = vote;
+    weak.slope = 0.f;
+}
+
+// True when `weak` holds exactly the bits set_vote(weak, weak.responses[1]) gives (the form the XML writes
+// as vote="..."), given that its unused entries are 0.
+inline bool is_vote(const HogWeak& weak) {
+    const auto bits = [](float f) {
+        std::uint32_t b = 0;
+        std::memcpy(&b, &f, sizeof b);
+        return b;
+    };
+    return weak.num_cuts == 1 && bits(weak.cuts[0]) == 0u && bits(weak.responses[0]) == bits(-weak.responses[1]) &&
+           bits(weak.slope) == 0u;
+}
 
 struct HogCascade {
     Size window;

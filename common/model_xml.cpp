@@ -19,7 +19,7 @@
 
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
-#include "common/xml_text.hpp"
+#include "common/xml_fields.hpp"
 #include "common/model_io.hpp"
 #include "common/opencv_cascade_xml.hpp"
 #include "common/packed_model.hpp"
@@ -30,99 +30,10 @@ namespace {
 
 using tinyxml2::XMLElement;
 using tinyxml2::XMLNode;
+using namespace xml;
 
 // ---------------------------------------------------------------------------------------------------------
 // Reading
-
-std::string at(const XMLElement& e) { return "line " + std::to_string(e.GetLineNum()) + ": <" + e.Name() + ">"; }
-
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
-
-std::string_view trimmed(std::string_view s) {
-    while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
-    while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
-    return s;
-}
-
-std::string quoted(std::string_view token) {
-    constexpr std::size_t kMax = 40;
-    return "'" + std::string(token.substr(0, kMax)) + (token.size() > kMax ? "...'" : "'");
-}
-
-// Strict decimal parsing of a whole token (no locale, no trailing garbage). A float reads back exactly the
-// float that "%.9g" wrote.
-template <class T>
-bool parse_number(std::string_view token, T& value) {
-    if (token.empty()) return false;
-    const char* first = token.data();
-    if (*first == '+' && token.size() > 1 && token[1] != '-') ++first;  // from_chars takes no '+'; people write one
-    const auto [end, ec] = std::from_chars(first, token.data() + token.size(), value);
-    return ec == std::errc() && end == token.data() + token.size();
-}
-
-// Rejects attributes this element does not define (a misspelt "treshold" would otherwise go unnoticed).
-void only_attributes(const XMLElement& e, std::initializer_list<const char*> known, const std::string& source) {
-    for (const tinyxml2::XMLAttribute* a = e.FirstAttribute(); a; a = a->Next()) {
-        bool ok = false;
-        for (const char* k : known) ok = ok || std::strcmp(a->Name(), k) == 0;
-        if (!ok) throw InputError(source, at(e) + " has an unknown attribute '" + a->Name() + "'");
-    }
-}
-
-std::string_view attribute(const XMLElement& e, const char* name, const std::string& source) {
-    const char* v = e.Attribute(name);
-    if (!v) throw InputError(source, at(e) + " has no attribute '" + name + "'");
-    return trimmed(v);
-}
-
-long long int_attribute(const XMLElement& e, const char* name, long long lo, long long hi,
-                        const std::string& source) {
-    const std::string_view text = attribute(e, name, source);
-    long long v = 0;
-    if (!parse_number(text, v))
-        throw InputError(source, at(e) + " attribute " + name + "=" + quoted(text) + " is not an integer");
-    if (v < lo || v > hi)
-        throw InputError(source, at(e) + " attribute " + name + "=" + quoted(text) + " is out of range");
-    return v;
-}
-
-int int_attribute(const XMLElement& e, const char* name, const std::string& source) {
-    return static_cast<int>(int_attribute(e, name, std::numeric_limits<int>::min(),
-                                          std::numeric_limits<int>::max(), source));
-}
-
-std::int16_t short_attribute(const XMLElement& e, const char* name, const std::string& source) {
-    return static_cast<std::int16_t>(int_attribute(e, name, std::numeric_limits<std::int16_t>::min(),
-                                                   std::numeric_limits<std::int16_t>::max(), source));
-}
-
-float float_attribute(const XMLElement& e, const char* name, const std::string& source) {
-    const std::string_view text = attribute(e, name, source);
-    float v = 0;
-    if (!parse_number(text, v))
-        throw InputError(source, at(e) + " attribute " + name + "=" + quoted(text) +
-                                     " is not a number in float range");
-    return v;
-}
-
-// Appends the whitespace-separated floats inside `e` to `out`.
-void read_floats(const XMLElement& e, std::vector<float>& out, const std::string& source) {
-    const std::string text = xml_text_of(e);
-    std::string_view s = text;
-    while (true) {
-        while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
-        if (s.empty()) break;
-        std::size_t n = 0;
-        while (n < s.size() && !is_space(s[n])) ++n;
-        const std::string_view token = s.substr(0, n);
-        float v = 0;
-        if (!parse_number(token, v))
-            throw InputError(source, at(e) + " value " + std::to_string(out.size()) + " " + quoted(token) +
-                                         " is not a number in float range");
-        out.push_back(v);
-        s.remove_prefix(n);
-    }
-}
 
 // Format version 2 added the optional acceptance threshold `accept`.
 void read_stages(const XMLElement& stages_el, long long version, std::vector<Stage>& stages,
@@ -159,19 +70,41 @@ void read_lbp_weaks(const XMLElement& list, LbpCascade& c, const std::string& so
     }
 }
 
-void read_hog_weaks(const XMLElement& list, HogCascade& c, const std::string& source) {
+// The response of a <hog>: vote="v" (any version), or cuts="..." responses="..." [slope="s"] (version 3).
+void read_hog_response(const XMLElement& w, long long version, HogWeak& weak, const std::string& source) {
+    if (version < 3) only_attributes(w, {"x", "y", "w", "h", "bias", "vote"}, source);
+    if (w.Attribute("vote") || version < 3) {
+        if (w.Attribute("cuts") || w.Attribute("responses") || w.Attribute("slope"))
+            throw InputError(source, at(w) + " has both vote and cuts/responses/slope");
+        set_vote(weak, float_attribute(w, "vote", source));
+        return;
+    }
+    const std::vector<float> cuts = float_list_attribute(w, "cuts", 0, kHogMaxBins - 1, source);
+    const std::vector<float> responses = float_list_attribute(w, "responses", 1, kHogMaxBins, source);
+    if (responses.size() != cuts.size() + 1)
+        throw InputError(source, at(w) + " has " + std::to_string(cuts.size()) + " cuts and " +
+                                     std::to_string(responses.size()) + " responses (one more than cuts needed)");
+    weak.num_cuts = static_cast<int>(cuts.size());
+    std::fill(std::begin(weak.cuts), std::end(weak.cuts), 0.f);
+    std::fill(std::begin(weak.responses), std::end(weak.responses), 0.f);
+    std::copy(cuts.begin(), cuts.end(), weak.cuts);
+    std::copy(responses.begin(), responses.end(), weak.responses);
+    weak.slope = w.Attribute("slope") ? float_attribute(w, "slope", source) : 0.f;
+}
+
+void read_hog_weaks(const XMLElement& list, long long version, HogCascade& c, const std::string& source) {
     std::vector<float> weights;
     for (const XMLElement* w = list.FirstChildElement(); w; w = w->NextSiblingElement()) {
         if (std::strcmp(w->Name(), "hog") != 0)
             throw InputError(source, at(*w) + " is not allowed in the <weak_learners> of a hog model");
-        only_attributes(*w, {"x", "y", "w", "h", "bias", "vote"}, source);
+        only_attributes(*w, {"x", "y", "w", "h", "bias", "vote", "cuts", "responses", "slope"}, source);
         HogWeak weak;
         weak.block.x = int_attribute(*w, "x", source);
         weak.block.y = int_attribute(*w, "y", source);
         weak.block.width = int_attribute(*w, "w", source);
         weak.block.height = int_attribute(*w, "h", source);
         weak.bias = float_attribute(*w, "bias", source);
-        weak.vote = float_attribute(*w, "vote", source);
+        read_hog_response(*w, version, weak, source);
         weights.clear();
         read_floats(*w, weights, source);
         if (weights.size() != static_cast<std::size_t>(kHogBlockDims))
@@ -264,7 +197,7 @@ Model read_own_format(const XMLElement& root, const std::string& source) {
         read_stages(require(stages, "stages"), version, c.stages, source);
         const XMLElement& list = require(weaks, "weak_learners");
         only_attributes(list, {}, source);
-        read_hog_weaks(list, c, source);
+        read_hog_weaks(list, version, c, source);
         validate(c, source);
         model.cascade = std::move(c);
     }
@@ -301,28 +234,12 @@ Model parse_model(const std::string& text, const std::string& source) {
 // ---------------------------------------------------------------------------------------------------------
 // Writing
 
-// "%.9g" (enough significant digits for any float to read back bit-identical), without the locale's
-// decimal separator.
-void append_float(std::string& out, float v) {
-    char buf[32];
-    const auto result = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::general, 9);
-    out.append(buf, result.ptr);
-}
-
-void append_attr(std::string& out, const char* name, long long v) {
-    out += ' ';
-    out += name;
-    out += "=\"";
-    out += std::to_string(v);
-    out += '"';
-}
-
-void append_attr(std::string& out, const char* name, float v) {
-    out += ' ';
-    out += name;
-    out += "=\"";
-    append_float(out, v);
-    out += '"';
+// vote="v" for a discrete learner (the format of every version), else cuts, responses and a non-zero slope.
+void append_hog_response(std::string& out, const HogWeak& w) {
+    if (is_vote(w)) return append_attr(out, "vote", w.responses[1]);
+    append_attr(out, "cuts", w.cuts, w.num_cuts);
+    append_attr(out, "responses", w.responses, w.num_cuts + 1);
+    if (w.slope != 0.f) append_attr(out, "slope", w.slope);
 }
 
 void append_stages(std::string& out, const std::vector<Stage>& stages) {
@@ -388,7 +305,7 @@ std::string to_xml(const HogCascade& c) {
         append_attr(out, "w", static_cast<long long>(w.block.width));
         append_attr(out, "h", static_cast<long long>(w.block.height));
         append_attr(out, "bias", w.bias);
-        append_attr(out, "vote", w.vote);
+        append_hog_response(out, w);
         out += ">";
         for (int k = 0; k < kHogBlockDims; ++k) {
             if (k > 0) out += ' ';

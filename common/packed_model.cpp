@@ -13,7 +13,7 @@ namespace cascade {
 namespace {
 
 static_assert(sizeof(PackedHeader) == 44, "the packed header is part of the file format");
-static_assert(sizeof(Stage) == 16 && sizeof(LbpWeak) == 12 && sizeof(HogWeak) == 168,
+static_assert(sizeof(Stage) == 16 && sizeof(LbpWeak) == 12 && sizeof(HogWeak) == 232,
               "packed records are part of the file format: bump kPackedVersion when they change");
 static_assert(std::is_trivially_copyable_v<HogWeak> && std::is_trivially_copyable_v<LbpWeak>);
 

@@ -25,7 +25,8 @@ namespace cascade {
 
 constexpr char kPackedMagic[8] = {'C', 'A', 'S', 'C', 'P', 'A', 'K', '\0'};
 // 2: Stage gained its acceptance threshold. 3: LBP stump tables; the checksum covers the whole file.
-constexpr std::uint32_t kPackedVersion = 3;
+// 4: HogWeak's real-valued responses (cuts, responses, slope).
+constexpr std::uint32_t kPackedVersion = 4;
 
 struct PackedHeader {
     char magic[8];

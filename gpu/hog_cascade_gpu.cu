@@ -8,7 +8,7 @@ namespace cascade::gpu {
 
 namespace {
 
-// Stages and weak learners (block, 36 weights, bias, vote): the threads of a warp evaluate the same weak
+// Stages and weak learners (block, 36 weights, bias, response): the threads of a warp evaluate the same weak
 // learner at the same time, so constant memory broadcasts every weight.
 __constant__ Stage c_stages[kMaxHogGpuStages];
 __constant__ HogWeak c_weaks[kMaxHogGpuWeaks];

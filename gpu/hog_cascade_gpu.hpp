@@ -15,9 +15,9 @@
 
 namespace cascade::gpu {
 
-// Largest model the constant-memory tables hold (a HogWeak is 168 bytes; 64 KB per module).
+// Largest model the constant-memory tables hold (a Stage is 16 bytes, a HogWeak 232; 64 KB per module).
 constexpr int kMaxHogGpuStages = 256;
-constexpr int kMaxHogGpuWeaks = 320;
+constexpr int kMaxHogGpuWeaks = 260;
 
 // Copies the stages and weak learners of `cascade` into the HoG kernels' constant memory (ordered on `stream`).
 // Throws InputError when the cascade exceeds kMaxHogGpuStages / kMaxHogGpuWeaks.

@@ -21,8 +21,16 @@ double largest_response(const LbpCascade& c, int weak) {
     return m;
 }
 
+// Without a linear term the largest |step|; with one, what its projection can reach: the descriptor's norm is
+// below 1, so |p| <= |weights| + |bias|.
 double largest_response(const HogCascade& c, int weak) {
-    return std::fabs(static_cast<double>(c.weaks[static_cast<std::size_t>(weak)].vote));
+    const HogWeak& w = c.weaks[static_cast<std::size_t>(weak)];
+    double m = 0.0;
+    for (int k = 0; k <= w.num_cuts; ++k) m = std::max(m, std::fabs(static_cast<double>(w.responses[k])));
+    if (w.slope == 0.f) return m;
+    double norm2 = 0.0;
+    for (const float x : w.weights) norm2 += static_cast<double>(x) * x;
+    return m + std::fabs(static_cast<double>(w.slope)) * (std::sqrt(norm2) + std::fabs(static_cast<double>(w.bias)));
 }
 
 template <class Cascade>

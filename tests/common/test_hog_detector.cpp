@@ -17,8 +17,8 @@ using namespace cascade;
 
 namespace {
 
-// A cascade of random weak learners on pool blocks; thresholds put each stage near its median on random
-// windows, so that windows leave at every stage and some pass.
+// A cascade of random weak learners on pool blocks, discrete votes and real-valued responses; thresholds put
+// each stage near its median on random windows, so that windows leave at every stage and some pass.
 HogCascade random_cascade(unsigned seed, int stages, int per_stage) {
     std::mt19937 random(seed);
     const std::vector<Rect> pool = hog_block_pool({64, 128});
@@ -32,7 +32,16 @@ HogCascade random_cascade(unsigned seed, int stages, int per_stage) {
             std::normal_distribution<float> normal(0.f, 1.f);
             for (float& x : w.weights) x = normal(random);
             w.bias = 0.05f * normal(random);
-            w.vote = 0.5f + 0.1f * static_cast<float>(k);
+            set_vote(w, 0.5f + 0.1f * static_cast<float>(k));
+            if (k % 3 > 0) {  // real-valued responses over three bins, and a linear term
+                w.num_cuts = 2;
+                w.cuts[0] = -0.05f;
+                w.cuts[1] = 0.1f;
+                w.responses[0] = -0.5f;
+                w.responses[1] = 0.25f;
+                w.responses[2] = 0.75f;
+                w.slope = k % 3 == 2 ? 0.5f : 0.f;
+            }
             c.weaks.push_back(w);
         }
     }
@@ -62,12 +71,14 @@ Scan brute_force(const HogCascade& c, const GrayView& image, const ScanParams& p
                     for (int i = stage.first; i < stage.first + stage.count; ++i) {
                         float v[kHogBlockDims];
                         hog_block_descriptor(integral.view(), x, y, c.weaks[i].block, v);
-                        const bool fires = hog_weak_fires(c.weaks[i], v);
-                        double dot = c.weaks[i].bias;
-                        for (int d = 0; d < kHogBlockDims; ++d) dot += static_cast<double>(c.weaks[i].weights[d]) * v[d];
-                        if ((dot >= 0.0) != fires)  // the float decision may differ from double only at a tie
-                            REQUIRE_MESSAGE(std::abs(dot) < 1e-5, "float and double decisions differ at " << dot);
-                        sum += fires ? c.weaks[i].vote : -c.weaks[i].vote;
+                        const HogWeak& w = c.weaks[i];
+                        const float p = hog_projection(w, v);
+                        double dot = w.bias;
+                        for (int d = 0; d < kHogBlockDims; ++d) dot += static_cast<double>(w.weights[d]) * v[d];
+                        REQUIRE(std::abs(dot - p) < 1e-5);  // the float projection is the dot product
+                        int bin = 0;
+                        while (bin < w.num_cuts && p >= w.cuts[bin]) ++bin;
+                        sum += w.responses[bin] + static_cast<float>(w.slope * p);
                         ++out.weaks;
                     }
                     if (sum < stage.threshold) {

@@ -170,7 +170,7 @@ TEST_CASE("integral-histogram block descriptors equal a direct computation on re
     CHECK(worst_float_difference < 0.01);
 }
 
-TEST_CASE("normalised descriptors have at most unit length and weak decisions follow the sign rule") {
+TEST_CASE("normalised descriptors have at most unit length and weak responses follow their cuts") {
     std::uint32_t cells[kHogBlockDims] = {};
     float v[kHogBlockDims];
     hog_normalise(cells, 144, v);
@@ -185,7 +185,24 @@ TEST_CASE("normalised descriptors have at most unit length and weak decisions fo
     HogWeak weak;
     weak.weights[3] = 1.f;
     weak.bias = -v[3];
-    CHECK(hog_weak_fires(weak, v));  // exactly on the boundary: fires (>= 0)
+    set_vote(weak, 0.75f);
+    CHECK(hog_projection(weak, v) == 0.f);
+    CHECK(hog_response(weak, hog_projection(weak, v)) == 0.75f);  // exactly on the cut: the upper bin (>= 0)
     weak.bias = std::nextafter(-v[3], -1.f);
-    CHECK(!hog_weak_fires(weak, v));
+    CHECK(hog_response(weak, hog_projection(weak, v)) == -0.75f);
+
+    // Real-valued: responses[number of cuts reached], plus slope * p.
+    weak.num_cuts = 3;
+    const float cuts[] = {-0.5f, 0.f, 0.25f}, responses[] = {-2.f, -1.f, 1.f, 3.f};
+    std::copy(std::begin(cuts), std::end(cuts), weak.cuts);
+    std::copy(std::begin(responses), std::end(responses), weak.responses);
+    CHECK(hog_response(weak, -0.75f) == -2.f);
+    CHECK(hog_response(weak, -0.5f) == -1.f);
+    CHECK(hog_response(weak, std::nextafter(0.f, -1.f)) == -1.f);
+    CHECK(hog_response(weak, 0.f) == 1.f);
+    CHECK(hog_response(weak, 0.25f) == 3.f);
+    CHECK(hog_response(weak, 100.f) == 3.f);
+    weak.slope = 2.f;
+    CHECK(hog_response(weak, 0.125f) == 1.25f);
+    CHECK(hog_response(weak, -1.f) == -4.f);
 }

@@ -143,7 +143,10 @@ void check_same(const HogCascade& a, const HogCascade& b) {
         CHECK(a.weaks[i].block == b.weaks[i].block);
         CHECK(std::memcmp(a.weaks[i].weights, b.weaks[i].weights, sizeof a.weaks[i].weights) == 0);
         CHECK(bits(a.weaks[i].bias) == bits(b.weaks[i].bias));
-        CHECK(bits(a.weaks[i].vote) == bits(b.weaks[i].vote));
+        CHECK(a.weaks[i].num_cuts == b.weaks[i].num_cuts);
+        CHECK(std::memcmp(a.weaks[i].cuts, b.weaks[i].cuts, sizeof a.weaks[i].cuts) == 0);
+        CHECK(std::memcmp(a.weaks[i].responses, b.weaks[i].responses, sizeof a.weaks[i].responses) == 0);
+        CHECK(bits(a.weaks[i].slope) == bits(b.weaks[i].slope));
     }
 }
 
@@ -159,6 +162,17 @@ float random_finite_float(std::mt19937& rng) {
 
 const float kAwkwardFloats[] = {0.f, -0.f, std::numeric_limits<float>::denorm_min(), -FLT_MIN, FLT_MAX, -FLT_MAX,
                                 FLT_EPSILON, 1.f / 3.f, 0.1f, 16777217.f, -1e-5f, 3.4028e38f};
+
+// Every third weak learner a discrete vote (the XML's vote="..." form, -0 included), the others real-valued
+// responses: 0 to 7 ascending cuts, some with a linear term.
+void random_response(cascade::HogWeak& w, int i, std::mt19937& rng) {
+    std::uniform_real_distribution<float> unit(-1.f, 1.f);
+    if (i % 3 == 0) return cascade::set_vote(w, i % 9 == 0 ? -0.f : unit(rng));
+    w.num_cuts = std::uniform_int_distribution<int>(0, cascade::kHogMaxBins - 1)(rng);
+    for (int j = 0; j < w.num_cuts; ++j) w.cuts[j] = (j == 0 ? -1.f : w.cuts[j - 1]) + 0.5f + unit(rng) * 0.25f;
+    for (int k = 0; k <= w.num_cuts; ++k) w.responses[k] = k % 2 ? random_finite_float(rng) : unit(rng);
+    w.slope = i % 3 == 2 ? unit(rng) : 0.f;
+}
 
 HogCascade random_hog_cascade(std::mt19937& rng) {
     HogCascade c;
@@ -187,7 +201,7 @@ HogCascade random_hog_cascade(std::mt19937& rng) {
         for (float& x : w.weights) x = (i % 2 == 0) ? unit(rng) : random_finite_float(rng);
         w.weights[i % cascade::kHogBlockDims] = kAwkwardFloats[awkward++ % std::size(kAwkwardFloats)];
         w.bias = random_finite_float(rng);
-        w.vote = unit(rng);
+        random_response(w, i, rng);
         c.weaks.push_back(w);
     }
     return c;
@@ -233,6 +247,19 @@ std::string tiny_lbp_xml(const std::string& version = "1",
            "  <weak_learners>" + weaks + "</weak_learners>\n"
            "  <responses count=\"256\">" + responses + "</responses>\n"
            "  <metadata><trainer>hand</trainer><seed>7</seed></metadata>\n"
+           "</cascade_model>\n";
+}
+
+// A one-learner HoG model; `response` holds the learner's response attributes.
+std::string tiny_hog_xml(const std::string& version, const std::string& response) {
+    std::string weights;
+    for (int i = 0; i < cascade::kHogBlockDims; ++i) weights += i % 2 ? " 0.25" : " -0.5";
+    return "<?xml version=\"1.0\"?>\n<cascade_model format_version=\"" + version +
+           "\" kind=\"hog\" sum_policy=\"per_stage\">\n"
+           "  <window width=\"64\" height=\"128\"/>\n"
+           "  <stages><stage first=\"0\" count=\"1\" threshold=\"0.5\"/></stages>\n"
+           "  <weak_learners><hog x=\"8\" y=\"16\" w=\"16\" h=\"32\" bias=\"0.125\" " + response + ">" + weights +
+           "</hog></weak_learners>\n"
            "</cascade_model>\n";
 }
 
@@ -403,6 +430,48 @@ TEST_CASE("the project's format: a hand-written model loads, metadata is read pa
     CHECK(c.weaks[1].feature.height == 6);
     CHECK(c.responses[0] == -0.5f);
     CHECK(c.responses[255] == 0.25f);
+}
+
+TEST_CASE("the project's format: HoG learners with a vote (any version) or cuts, responses and a slope (version 3)") {
+    const auto learner = [](const std::string& version, const std::string& response) {
+        return std::get<HogCascade>(cascade::load_model_from_string(tiny_hog_xml(version, response), "h").cascade)
+            .weaks.at(0);
+    };
+    const cascade::HogWeak vote = learner("1", R"(vote="0.75")");
+    CHECK(vote.block == cascade::Rect{8, 16, 16, 32});
+    CHECK(vote.weights[1] == 0.25f);
+    CHECK(vote.bias == 0.125f);
+    CHECK(vote.num_cuts == 1);
+    CHECK(vote.cuts[0] == 0.f);
+    CHECK(vote.responses[0] == -0.75f);
+    CHECK(vote.responses[1] == 0.75f);
+    CHECK(vote.slope == 0.f);
+    CHECK(cascade::is_vote(vote));
+
+    const cascade::HogWeak real = learner("3", R"(cuts="-0.5 0 0.25" responses="-1 -0.25 0.5 2")");
+    CHECK(real.num_cuts == 3);
+    CHECK(real.cuts[2] == 0.25f);
+    CHECK(real.responses[3] == 2.f);
+    CHECK(real.slope == 0.f);
+    CHECK(!cascade::is_vote(real));
+    const cascade::HogWeak linear = learner("3", R"(cuts="" responses="0" slope="1")");
+    CHECK(linear.num_cuts == 0);
+    CHECK(linear.responses[0] == 0.f);
+    CHECK(linear.slope == 1.f);
+    // A learner with one cut at 0 and opposite responses is a vote, written as one.
+    CHECK(cascade::is_vote(learner("3", R"(cuts="0" responses="-0.5 0.5")")));
+
+    const auto fails = [](const std::string& version, const std::string& response, const std::string& problem) {
+        check_input_error([&] { cascade::load_model_from_string(tiny_hog_xml(version, response), "h.xml"); }, "h.xml",
+                          problem);
+    };
+    fails("2", R"(cuts="0" responses="-1 1")", "has an unknown attribute 'cuts'");
+    fails("3", R"(vote="1" cuts="0" responses="-1 1")", "has both vote and cuts/responses/slope");
+    fails("3", R"(cuts="0 1")", "has no attribute 'responses'");
+    fails("3", R"(cuts="0 1" responses="1 2")", "has 2 cuts and 2 responses (one more than cuts needed)");
+    fails("3", R"(cuts="1 2 3 4 5 6 7 8" responses="0 0 0 0 0 0 0 0 0")", "attribute cuts holds 8 values (0 to 7");
+    fails("3", R"(cuts="0 x" responses="1 2 3")", "attribute cuts value 1 'x' is not a number");
+    fails("3", R"(cuts="1 0" responses="1 2 3")", "cuts are not in ascending order at cut 1");
 }
 
 TEST_CASE("bad input files throw InputError naming the file") {
@@ -611,7 +680,20 @@ TEST_CASE("validate names the first structural problem") {
     hog_fails([](HogCascade& c) { c.weaks[0].block.height = 0; }, "needs an even, positive");
     hog_fails([](HogCascade& c) { c.weaks[0].block.x = 50; }, "block (50,112,16,16) leaves the 64x128 window");
     hog_fails([](HogCascade& c) { c.weaks[0].weights[35] = NAN; }, "weight 35 is nan");
-    hog_fails([](HogCascade& c) { c.weaks[0].vote = -INFINITY; }, "vote is -inf");
+    hog_fails([](HogCascade& c) { c.weaks[0].responses[1] = -INFINITY; }, "response 1 is -inf");
+    hog_fails([](HogCascade& c) { c.weaks[0].num_cuts = cascade::kHogMaxBins; }, "8 cuts (0 to 7 allowed)");
+    hog_fails([](HogCascade& c) { c.weaks[0].num_cuts = -1; }, "-1 cuts (0 to 7 allowed)");
+    hog_fails(
+        [](HogCascade& c) {
+            c.weaks[0].num_cuts = 3;
+            c.weaks[0].cuts[0] = 0.5f;
+            c.weaks[0].cuts[1] = 0.5f;
+        },
+        "cuts are not in ascending order at cut 1");
+    hog_fails([](HogCascade& c) { c.weaks[0].cuts[2] = 1.f; }, "unused cut 2 is not 0");
+    hog_fails([](HogCascade& c) { c.weaks[0].responses[2] = 1.f; }, "unused response 2 is not 0");
+    hog_fails([](HogCascade& c) { c.weaks[0].cuts[0] = NAN; }, "cut 0 is nan");
+    hog_fails([](HogCascade& c) { c.weaks[0].slope = INFINITY; }, "slope is inf");
 }
 
 TEST_CASE("save_model writes atomically") {

@@ -2,6 +2,7 @@
 
 #include <linear.h>
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 
@@ -34,43 +35,42 @@ std::vector<int> resample_multiplicities(const std::vector<double>& weights, int
     return m;
 }
 
-HogWeak train_block_svm(const Rect& block, const std::vector<float>& descriptors, const std::vector<int>& labels,
-                        const std::vector<int>& multiplicities, const SvmOptions& options) {
+std::vector<float> train_linear_svm(const std::vector<float>& x, int dims, const std::vector<int>& labels,
+                                    const std::vector<int>& multiplicities, const SvmOptions& options) {
     static const bool silenced = (set_print_string_function(&print_nothing), true);  // once, thread-safe
     (void)silenced;
-    HogWeak weak;
-    weak.block = block;
-    weak.bias = -1.f;  // never fires, unless trained below
+    std::vector<float> out(static_cast<std::size_t>(dims) + 1, 0.f);
+    out.back() = -1.f;  // never fires, unless trained below
 
-    constexpr int kNodes = kHogBlockDims + 2;  // 36 features, the bias feature, the terminator
+    const auto nodes_per_row = static_cast<std::size_t>(dims) + 2;  // the features, the bias feature, the terminator
     const std::size_t n = labels.size();
-    std::vector<feature_node> nodes(n * kNodes);
-    std::vector<feature_node*> x;
+    std::vector<feature_node> nodes(n * nodes_per_row);
+    std::vector<feature_node*> rows;
     std::vector<double> y;
     bool seen_positive = false, seen_negative = false;
     for (std::size_t i = 0; i < n; ++i) {
         if (multiplicities[i] <= 0) continue;
-        feature_node* row = &nodes[i * kNodes];
+        feature_node* row = &nodes[i * nodes_per_row];
         int k = 0;
-        for (int d = 0; d < kHogBlockDims; ++d) {
-            const float v = descriptors[i * kHogBlockDims + static_cast<std::size_t>(d)];
+        for (int d = 0; d < dims; ++d) {
+            const float v = x[i * static_cast<std::size_t>(dims) + static_cast<std::size_t>(d)];
             if (v != 0.f) row[k++] = {d + 1, v};
         }
-        row[k++] = {kHogBlockDims + 1, 1.0};
+        row[k++] = {dims + 1, 1.0};
         row[k] = {-1, 0.0};
         for (int copy = 0; copy < multiplicities[i]; ++copy) {
-            x.push_back(row);
+            rows.push_back(row);
             y.push_back(labels[i] > 0 ? 1.0 : -1.0);
         }
         (labels[i] > 0 ? seen_positive : seen_negative) = true;
     }
-    if (!seen_positive || !seen_negative) return weak;
+    if (!seen_positive || !seen_negative) return out;
 
     problem prob{};
-    prob.l = static_cast<int>(x.size());
-    prob.n = kHogBlockDims + 1;
+    prob.l = static_cast<int>(rows.size());
+    prob.n = dims + 1;
     prob.y = y.data();
-    prob.x = x.data();
+    prob.x = rows.data();
     prob.bias = 1.0;
     parameter param{};
     param.solver_type = L2R_L2LOSS_SVC;
@@ -80,9 +80,18 @@ HogWeak train_block_svm(const Rect& block, const std::vector<float>& descriptors
 
     const std::unique_ptr<model, ModelDeleter> trained(::train(&prob, &param));  // liblinear's train, not cascade::train
     // liblinear orders labels by first appearance; its decision value is positive for label[0].
-    const float sign = trained->label[0] == 1 ? 1.f : -1.f;
-    for (int d = 0; d < kHogBlockDims; ++d) weak.weights[d] = sign * static_cast<float>(trained->w[d]);
-    weak.bias = sign * static_cast<float>(trained->w[kHogBlockDims]);
+    const double sign = trained->label[0] == 1 ? 1.0 : -1.0;
+    for (int d = 0; d <= dims; ++d) out[static_cast<std::size_t>(d)] = static_cast<float>(sign * trained->w[d]);
+    return out;
+}
+
+HogWeak train_block_svm(const Rect& block, const std::vector<float>& descriptors, const std::vector<int>& labels,
+                        const std::vector<int>& multiplicities, const SvmOptions& options) {
+    const std::vector<float> w = train_linear_svm(descriptors, kHogBlockDims, labels, multiplicities, options);
+    HogWeak weak;
+    weak.block = block;
+    std::copy(w.begin(), w.begin() + kHogBlockDims, weak.weights);
+    weak.bias = w.back();
     return weak;
 }
 

@@ -27,10 +27,15 @@ struct SvmOptions {
 // normalised weights. Sums to M.
 std::vector<int> resample_multiplicities(const std::vector<double>& weights, int draws);
 
-// Trains on descriptors (n x kHogBlockDims floats, sample-major), labels (+1 / -1) and multiplicities; returns
-// the SVM as a HogWeak on `block` (weights and bias as floats, vote 0), oriented so that it fires (weights . v
-// + bias >= 0) for the positive side. Needs at least one instance of each label among those with m_i > 0;
-// returns a learner that never fires otherwise. Silences liblinear's progress output (process-wide).
+// A linear SVM on x (n x dims floats, sample-major), labels (+1 / -1) and multiplicities: dims weights then
+// the bias, oriented so that weights . x + bias is positive on the positive side. Needs at least one instance
+// of each label among those with m_i > 0; returns zero weights and bias -1 otherwise. Silences liblinear's
+// progress output (process-wide).
+std::vector<float> train_linear_svm(const std::vector<float>& x, int dims, const std::vector<int>& labels,
+                                    const std::vector<int>& multiplicities, const SvmOptions& options);
+
+// train_linear_svm on one block's descriptors (n x kHogBlockDims floats): the SVM as a HogWeak on `block`
+// (weights and bias; its response is left to weak_response.hpp).
 HogWeak train_block_svm(const Rect& block, const std::vector<float>& descriptors, const std::vector<int>& labels,
                         const std::vector<int>& multiplicities, const SvmOptions& options);
 

@@ -29,23 +29,32 @@ std::string format(const char* pattern, double a, double b = 0.0, double c = 0.0
     return text;
 }
 
-// Indices of the windows that the cascade accepts (all of them for an empty cascade).
-std::vector<int> accepted(const HogCascade& cascade, const WindowSet& windows, int threads) {
+// The windows that the cascade accepts (all of them for an empty cascade), and the score of each (its last
+// stage sum: what a running-sum stage continues from).
+struct Accepted {
+    std::vector<int> indices;
+    std::vector<double> scores;
+};
+
+Accepted accepted(const HogCascade& cascade, const WindowSet& windows, int threads) {
     const HogCascadeView view = view_of(cascade);
     std::vector<char> pass(static_cast<std::size_t>(windows.size()));
+    std::vector<double> score(static_cast<std::size_t>(windows.size()), 0.0);
     parallel_for(
         windows.size(),
         [&](int i) {
             const HogIntegralView sampler = windows.view(i);
             int rejected_at = 0;
-            double score = 0.0;
-            pass[static_cast<std::size_t>(i)] =
-                accept_window(view, HogWindow<HogIntegralView>{view, sampler, 0, 0}, rejected_at, score);
+            const auto k = static_cast<std::size_t>(i);
+            pass[k] = accept_window(view, HogWindow<HogIntegralView>{view, sampler, 0, 0}, rejected_at, score[k]);
         },
         threads);
-    std::vector<int> out;
+    Accepted out;
     for (int i = 0; i < windows.size(); ++i)
-        if (pass[static_cast<std::size_t>(i)]) out.push_back(i);
+        if (pass[static_cast<std::size_t>(i)]) {
+            out.indices.push_back(i);
+            out.scores.push_back(score[static_cast<std::size_t>(i)]);
+        }
     return out;
 }
 
@@ -98,7 +107,7 @@ Checkpoint read_checkpoint(const std::string& dir, HogCascade& cascade) {
 // The start of a run: a fresh cascade, or the one a checkpoint holds (with the same fingerprint).
 Checkpoint start_state(const CascadeOptions& options, HogCascade& cascade, data::Progress& progress) {
     cascade.window = options.window;
-    cascade.policy = SumPolicy::per_stage;
+    cascade.policy = options.policy;
     Checkpoint state;
     state.fingerprint = options.fingerprint;
     if (!options.resume) return state;
@@ -125,13 +134,23 @@ double log_mining(const std::string& name, int stage, const MiningReport& mined,
     return fppw;
 }
 
-void log_weak(const std::string& name, const WeakReport& w, data::Progress& progress) {
+void log_weak(const std::string& name, int bins, const WeakReport& w, data::Progress& progress) {
     progress.log(name + " learner " + std::to_string(w.index + 1) + ": block " + std::to_string(w.block.x) + "," +
                  std::to_string(w.block.y) + " " + std::to_string(w.block.width) + "x" +
-                 std::to_string(w.block.height) +
-                 format(", weighted error %.4f, vote %.4f, threshold %.4f, hit rate %.4f", w.weighted_error, w.vote,
-                        w.threshold, w.hit_rate) +
-                 format(", false alarm %.4f", w.false_alarm));
+                 std::to_string(w.block.height) + (bins == 0 ? ", weighted error" : ", Z") +
+                 format(" %.4f, threshold %.4f, hit rate %.4f, false alarm %.4f", w.score, w.threshold, w.hit_rate,
+                        w.false_alarm));
+}
+
+// The sums a stage starts from: none (all 0) for per-stage sums; for a running sum the cascade's sums so far,
+// positives then negatives (every kept positive and mined negative passed the cascade).
+std::vector<double> initial_sums(SumPolicy policy, const HogCascade& cascade, const Accepted& positives,
+                                 const WindowSet& negatives, const CascadeOptions& options) {
+    if (policy != SumPolicy::running) return {};
+    std::vector<double> sums = positives.scores;
+    const std::vector<double> negative_sums = accepted(cascade, negatives, options.stage.threads).scores;
+    sums.insert(sums.end(), negative_sums.begin(), negative_sums.end());
+    return sums;
 }
 
 // Appends a trained stage to the cascade and the outcome.
@@ -140,6 +159,32 @@ void add_stage(const StageResult& stage, TrainingOutcome& outcome) {
     cascade.stages.push_back({static_cast<int>(cascade.weaks.size()), static_cast<int>(stage.weaks.size()), stage.threshold});
     cascade.weaks.insert(cascade.weaks.end(), stage.weaks.begin(), stage.weaks.end());
     outcome.stages.push_back({static_cast<int>(stage.weaks.size()), stage.hit_rate, stage.false_alarm});
+}
+
+// The final linear-SVM stage (final_svm.hpp) on negatives mined with the boosted stages; false when the
+// negative images yield too few.
+bool add_final_stage(const WindowSet& positives, const std::vector<data::NegativeImage>& negatives,
+                     const CascadeOptions& options, TrainingOutcome& outcome, data::Progress& progress) {
+    const HogCascade& cascade = outcome.cascade;
+    const int s = static_cast<int>(cascade.stages.size());
+    const std::string name = "final stage (linear SVM)";
+    MiningOptions mining = options.mining;
+    mining.count = options.final_negatives;
+    WindowSet mined(options.window);
+    log_mining(name, s, mine_negatives(cascade, negatives, s, mining, mined, [](int, int) {}), progress);
+    if (mined.size() < options.min_negatives) return false;
+    const Accepted kept = accepted(cascade, positives, options.stage.threads);
+    WindowSet kept_positives = positives;
+    kept_positives.keep(kept.indices);
+    const StageResult stage = train_final_svm(kept_positives, mined,
+                                              initial_sums(options.policy, cascade, kept, mined, options),
+                                              options.final_svm);
+    add_stage(stage, outcome);
+    progress.log(name + ": " + std::to_string(stage.weaks.size()) + " blocks" +
+                 format(", slope %.4g, threshold %.4f, hit rate %.4f, false alarm %.4f", stage.weaks.front().slope,
+                        stage.threshold, stage.hit_rate, stage.false_alarm) +
+                 "; positives " + std::to_string(kept_positives.size()) + ", negatives " + std::to_string(mined.size()));
+    return true;
 }
 
 }  // namespace
@@ -170,7 +215,8 @@ TrainingOutcome train_cascade(WindowSet positives, const std::vector<data::Negat
         const double stage_start = seconds();
         const std::string name = "stage " + std::to_string(s + 1);
 
-        positives.keep(accepted(cascade, positives, options.stage.threads));
+        const Accepted kept = accepted(cascade, positives, options.stage.threads);
+        positives.keep(kept.indices);
 
         WindowSet mined_negatives(options.window);
         const MiningReport mined = mine_negatives(cascade, negatives, s, options.mining, mined_negatives,
@@ -188,8 +234,10 @@ TrainingOutcome train_cascade(WindowSet positives, const std::vector<data::Negat
             break;
         }
 
-        const StageResult stage = train_stage(positives, mined_negatives, pool, s, options.stage, [&](const WeakReport& w) {
-            log_weak(name, w, progress);
+        const StageResult stage =
+            train_stage(positives, mined_negatives, initial_sums(options.policy, cascade, kept, mined_negatives, options),
+                        pool, s, options.stage, [&](const WeakReport& w) {
+            log_weak(name, options.stage.bins, w, progress);
             show(measured_false_alarm * w.false_alarm);
         });
         if (stage.weaks.empty()) {
@@ -215,6 +263,9 @@ TrainingOutcome train_cascade(WindowSet positives, const std::vector<data::Negat
             write_checkpoint(options.checkpoint_dir, cascade, state);
         }
     }
+    if (options.final_negatives > 0 && !cascade.stages.empty() &&
+        !add_final_stage(positives, negatives, options, outcome, progress))
+        progress.log("final stage: not trained, the negative images yield too few false positives");
     outcome.seconds = seconds();
     return outcome;
 }

@@ -24,6 +24,7 @@
 #include "common/model.hpp"
 #include "data/negative_images.hpp"
 #include "data/progress.hpp"
+#include "train/hog/final_svm.hpp"
 #include "train/hog/hog_mining.hpp"
 #include "train/hog/stage_trainer.hpp"
 #include "train/hog/window_set.hpp"
@@ -32,11 +33,16 @@ namespace cascade::train::hog {
 
 struct CascadeOptions {
     Size window{64, 128};
+    SumPolicy policy = SumPolicy::per_stage;  // running: each stage continues the sum of the stages before
     int max_stages = 30;
     double target_false_alarm = 5e-5;
     int min_negatives = 200;  // stop when mining finds fewer
     StageOptions stage;
     MiningOptions mining;
+    // After the boosted stages, a last stage of one linear SVM over a block grid (final_svm.hpp) on
+    // final_negatives negatives mined with them (0: none).
+    int final_negatives = 0;
+    FinalSvmOptions final_svm;
     std::string checkpoint_dir;  // empty: no checkpoints
     bool resume = false;
     // Identifies the data and every setting that changes the result; a checkpoint only resumes with the same.

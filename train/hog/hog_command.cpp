@@ -30,16 +30,19 @@ namespace {
 constexpr const char* kUsage = R"(Usage: cascade-train hog --pos CROPS --neg IMAGES [--neg IMAGES...] --output MODEL.xml [options]
        cascade-train hog --evaluate MODEL.xml --pos CROPS --neg IMAGES [options]
 
-Trains a pedestrian-style HoG cascade (Bilgic 2010, after Zhu et al. 2006): each stage is discrete AdaBoost
-over linear SVMs on single HoG blocks (36-D: 2x2 cells x 9 orientation bins), each round choosing the best of
+Trains a pedestrian-style HoG cascade (Bilgic 2010, after Zhu et al. 2006): each stage is AdaBoost over
+linear SVMs on single HoG blocks (36-D: 2x2 cells x 9 orientation bins), each round choosing the best of
 --blocks-per-round blocks sampled from a pool of 5029; stages grow until they keep --min-hit-rate of the
 positives and pass at most --max-false-alarm of the negatives, which are mined anew before each stage from the
-negative images (false positives of the cascade so far, at all scales).
+negative images (false positives of the cascade so far, at all scales). --bins 0 gives Zhu et al.'s discrete
+learners (+-vote), --bins N real AdaBoost's N response bins over each SVM's projection; --sum running makes
+each stage continue the sum of the stages before (a soft cascade); --final-negatives N ends the cascade with
+one linear SVM over a 16x16 block grid of the whole window, trained on N negatives mined with the stages.
 
 Positives are crops of the 64x128 window plus --pos-margin pixels on each side (INRIA's 96x160 crops), from
-folders or list files; the margin gives the window's border pixels their true gradients. A fraction --holdout of the source photos (and of the negative images), chosen
-by --seed as the other trainers do, is held out of training and used at the end to report hit rate and false
-positives per window (FPPW) per cascade depth.
+folders or list files; the margin gives the window's border pixels their true gradients. A fraction --holdout
+of the source photos (and of the negative images), chosen by --seed as the other trainers do, is held out of
+training and used at the end to report hit rate and false positives per window (FPPW) per cascade depth.
 
 Examples:
   cascade-train hog --pos ../shared/data/inria/96X160H96/Train/pos \
@@ -55,6 +58,7 @@ struct Settings {
     int margin = 16;
     double holdout = 0.2;
     CascadeOptions cascade;
+    std::string sum = "per-stage";
     double eval_scale = 1.1;
     int eval_stride = kHogSparseStride;
     int threads = 0;
@@ -77,6 +81,9 @@ void check(const Settings& s) {
     require(s.cascade.target_false_alarm > 0.0 && s.cascade.target_false_alarm < 1.0, "target-false-alarm", "must be in (0, 1)");
     require(s.cascade.max_stages >= 1, "stages", "must be at least 1");
     require(st.blocks_per_round >= 1, "blocks-per-round", "must be at least 1");
+    require(st.bins == 0 || (st.bins >= 2 && st.bins <= kHogMaxBins), "bins",
+            "must be 0 (discrete AdaBoost) or 2.." + std::to_string(kHogMaxBins) + " (real AdaBoost)");
+    require(s.sum == "per-stage" || s.sum == "running", "sum", "must be per-stage or running");
     require(st.max_weaks >= 1, "max-learners", "must be at least 1");
     require(st.svm.c > 0.0, "svm-c", "must be positive");
     require(st.resample_factor > 0.0, "resample-factor", "must be positive");
@@ -84,12 +91,17 @@ void check(const Settings& s) {
     require(s.cascade.mining.per_image >= 1, "negatives-per-image", "must be at least 1");
     require(s.cascade.mining.scale_factor > 1.0, "mine-scale", "must be above 1");
     require(s.cascade.mining.stride >= 1, "mine-stride", "must be at least 1");
+    require(s.cascade.final_negatives >= 0, "final-negatives", "must be 0 (no final stage) or more");
+    require(s.cascade.final_svm.svm.c > 0.0, "final-svm-c", "must be positive");
+    require(s.cascade.final_svm.min_hit_rate > 0.0 && s.cascade.final_svm.min_hit_rate <= 1.0, "final-min-hit-rate",
+            "must be in (0, 1]");
     require(s.eval_scale > 1.0, "eval-scale", "must be above 1");
     require(s.eval_stride >= 1, "eval-stride", "must be at least 1");
     require(s.threads >= 0, "threads", "must be 0 (all cores) or more");
 }
 
-// Everything that changes the trained cascade: data (file names) and settings, not threads or paths.
+// Everything that changes the checkpointed stages: data (file names) and settings, not threads or paths, nor
+// the final stage's settings (it is trained after the last checkpoint, so a finished run resumes to try others).
 std::string fingerprint(const Settings& s, const HogData& data) {
     std::uint64_t h = 0xcbf29ce484222325ull;
     auto hash = [&h](const std::string& path) {
@@ -103,7 +115,8 @@ std::string fingerprint(const Settings& s, const HogData& data) {
     out << "data " << std::hex << h << std::dec << " positives " << data.train_positives.size() << " negatives "
         << data.train_negatives.size() << " margin " << s.margin << " holdout " << s.holdout << " seed " << c.stage.seed
         << " min-hit-rate " << c.stage.min_hit_rate << " max-false-alarm " << c.stage.max_false_alarm
-        << " blocks-per-round " << c.stage.blocks_per_round << " max-learners " << c.stage.max_weaks << " svm-c "
+        << " blocks-per-round " << c.stage.blocks_per_round << " bins " << c.stage.bins << " sum " << s.sum
+        << " max-learners " << c.stage.max_weaks << " svm-c "
         << c.stage.svm.c << " resample-factor " << c.stage.resample_factor << " negatives-per-stage "
         << c.mining.count << " negatives-per-image " << c.mining.per_image << " mine-scale " << c.mining.scale_factor
         << " mine-stride " << c.mining.stride << " min-negatives " << c.min_negatives;
@@ -171,7 +184,8 @@ int run(const Settings& s) {
     options.checkpoint_dir = s.checkpoint;
     options.resume = s.resume;
     options.fingerprint = fingerprint(s, data);
-    options.stage.threads = options.mining.threads = s.threads;
+    options.policy = s.sum == "running" ? SumPolicy::running : SumPolicy::per_stage;
+    options.stage.threads = options.mining.threads = options.final_svm.threads = s.threads;
     options.mining.seed = options.stage.seed;
     const TrainingOutcome outcome =
         train_cascade(std::move(positives), data.train_negatives, options, progress);
@@ -210,12 +224,17 @@ int command(int argc, char** argv) {
         ("min-hit-rate", po::value(&c.stage.min_hit_rate)->default_value(0.99), "d_min: positives each stage keeps")
         ("max-false-alarm", po::value(&c.stage.max_false_alarm)->default_value(0.65), "f_max: negatives each stage may pass")
         ("blocks-per-round", po::value(&c.stage.blocks_per_round)->default_value(125), "blocks sampled (one SVM each) per boosting round")
+        ("bins", po::value(&c.stage.bins)->default_value(0), "weak learners' response: 0 discrete AdaBoost (+-vote), 2..8 real AdaBoost over that many bins of the SVM's projection")
+        ("sum", po::value(&s.sum)->default_value("per-stage"), "per-stage (each stage sums its own learners) or running (each stage continues the sum of the stages before: a soft cascade)")
         ("max-learners", po::value(&c.stage.max_weaks)->default_value(200), "most weak learners in one stage")
         ("svm-c", po::value(&c.stage.svm.c)->default_value(1.0), "liblinear's C for the block SVMs")
         ("resample-factor", po::value(&c.stage.resample_factor)->default_value(1.0), "SVM instances drawn by weight, per sample")
         ("negatives-per-stage", po::value(&c.mining.count)->default_value(2000), "negatives mined before each stage")
         ("negatives-per-image", po::value(&c.mining.per_image)->default_value(8), "most negatives kept from one image per stage")
         ("min-negatives", po::value(&c.min_negatives)->default_value(200), "stop training when mining finds fewer")
+        ("final-negatives", po::value(&c.final_negatives)->default_value(0), "negatives mined for a last stage of one linear SVM over a 16x16 block grid (0: none)")
+        ("final-svm-c", po::value(&c.final_svm.svm.c)->default_value(0.01), "liblinear's C for the last stage's SVM")
+        ("final-min-hit-rate", po::value(&c.final_svm.min_hit_rate)->default_value(0.99), "positives the last stage keeps")
         ("mine-scale", po::value(&c.mining.scale_factor)->default_value(1.1), "pyramid scale factor for mining")
         ("mine-stride", po::value(&c.mining.stride)->default_value(8), "window stride for mining (random offset per level)")
         ("eval-scale", po::value(&s.eval_scale)->default_value(1.1), "pyramid scale factor of the held-out scan")

@@ -7,6 +7,7 @@
 #include "common/hog_eval.hpp"
 #include "common/parallel.hpp"
 #include "data/random.hpp"
+#include "train/hog/weak_response.hpp"
 
 namespace cascade::train::hog {
 
@@ -16,7 +17,7 @@ constexpr std::uint64_t kBlockSampleKey = 0x4b4c4f43;  // key of the block sampl
 
 struct Candidate {
     HogWeak weak;
-    double error = 1.0;
+    double score = 1.0;
 };
 
 // The samples: positives first, then negatives.
@@ -45,6 +46,13 @@ private:
     int num_positives_;
 };
 
+// The projections of `weak` on every sample, whose descriptors `v` holds (sample-major).
+std::vector<float> projections_of(const HogWeak& weak, const std::vector<float>& v) {
+    std::vector<float> p(v.size() / kHogBlockDims);
+    for (std::size_t i = 0; i < p.size(); ++i) p[i] = hog_projection(weak, &v[i * kHogBlockDims]);
+    return p;
+}
+
 }  // namespace
 
 float threshold_keeping(std::vector<double> sums, std::size_t keep) {
@@ -55,19 +63,33 @@ float threshold_keeping(std::vector<double> sums, std::size_t keep) {
     return t;
 }
 
-StageResult train_stage(const WindowSet& positives, const WindowSet& negatives, const std::vector<Rect>& pool,
-                        int stage_index, const StageOptions& options,
+void set_threshold(const std::vector<double>& sums, int num_positives, double min_hit_rate, StageResult& result) {
+    const auto keep = static_cast<std::size_t>(
+        std::clamp(static_cast<int>(std::ceil(min_hit_rate * num_positives - 1e-9)), 1, num_positives));
+    const auto positives_end = sums.begin() + num_positives;
+    result.threshold = threshold_keeping(std::vector<double>(sums.begin(), positives_end), keep);
+    const auto passes = [&](double s) { return !(s < result.threshold); };  // run_stages' test
+    result.hit_rate = static_cast<double>(std::count_if(sums.begin(), positives_end, passes)) / num_positives;
+    result.false_alarm = static_cast<double>(std::count_if(positives_end, sums.end(), passes)) /
+                         static_cast<double>(sums.size() - static_cast<std::size_t>(num_positives));
+}
+
+StageResult train_stage(const WindowSet& positives, const WindowSet& negatives, const std::vector<double>& initial_sums,
+                        const std::vector<Rect>& pool, int stage_index, const StageOptions& options,
                         const std::function<void(const WeakReport&)>& on_weak) {
     const Samples samples(positives, negatives);
-    const int n = samples.size(), num_pos = samples.num_positives(), num_neg = n - num_pos;
+    const int n = samples.size(), num_pos = samples.num_positives();
     std::vector<int> labels(static_cast<std::size_t>(n));
-    std::vector<double> weights(static_cast<std::size_t>(n)), sums(static_cast<std::size_t>(n), 0.0);
+    std::vector<double> weights(static_cast<std::size_t>(n)), sums = initial_sums;
+    sums.resize(static_cast<std::size_t>(n), 0.0);
+    double class_total[2] = {0.0, 0.0};
     for (int i = 0; i < n; ++i) {
-        labels[static_cast<std::size_t>(i)] = samples.positive(i) ? 1 : -1;
-        weights[static_cast<std::size_t>(i)] = samples.positive(i) ? 0.5 / num_pos : 0.5 / num_neg;
+        const auto k = static_cast<std::size_t>(i);
+        labels[k] = samples.positive(i) ? 1 : -1;
+        weights[k] = std::exp(-labels[k] * sums[k]);
+        class_total[samples.positive(i) ? 1 : 0] += weights[k];
     }
-    const auto keep = static_cast<std::size_t>(
-        std::clamp(static_cast<int>(std::ceil(options.min_hit_rate * num_pos - 1e-9)), 1, num_pos));
+    for (int i = 0; i < n; ++i) weights[static_cast<std::size_t>(i)] *= 0.5 / class_total[samples.positive(i) ? 1 : 0];
     const int draws = std::max(1, static_cast<int>(std::lround(options.resample_factor * n)));
 
     StageResult result;
@@ -88,35 +110,26 @@ StageResult train_stage(const WindowSet& positives, const WindowSet& negatives, 
                 const std::vector<float> v = samples.descriptors(block);
                 Candidate& c = candidates[static_cast<std::size_t>(k)];
                 c.weak = train_block_svm(block, v, labels, multiplicities, options.svm);
-                c.error = 0.0;
-                for (int i = 0; i < n; ++i)
-                    if (hog_weak_fires(c.weak, &v[static_cast<std::size_t>(i) * kHogBlockDims]) != samples.positive(i))
-                        c.error += weights[static_cast<std::size_t>(i)];
+                c.score = fit_response(c.weak, projections_of(c.weak, v), labels, weights, options.bins);
             },
             options.threads);
         const auto best = std::min_element(candidates.begin(), candidates.end(),
-                                           [](const Candidate& a, const Candidate& b) { return a.error < b.error; });
-        if (best->error >= 0.5) break;  // no candidate beats chance: the stage cannot improve
+                                           [](const Candidate& a, const Candidate& b) { return a.score < b.score; });
+        if (options.bins == 0 && best->score >= 0.5) break;  // no candidate beats chance: the stage cannot improve
 
-        const double error = std::max(best->error, 1e-10);
-        HogWeak weak = best->weak;
-        weak.vote = static_cast<float>(0.5 * std::log((1.0 - error) / error));
-        const std::vector<float> v = samples.descriptors(weak.block);
+        const HogWeak weak = best->weak;
+        const std::vector<float> p = projections_of(weak, samples.descriptors(weak.block));
         for (int i = 0; i < n; ++i) {
-            const bool fires = hog_weak_fires(weak, &v[static_cast<std::size_t>(i) * kHogBlockDims]);
-            const float response = fires ? weak.vote : -weak.vote;
-            sums[static_cast<std::size_t>(i)] += response;
-            weights[static_cast<std::size_t>(i)] *= std::exp(-static_cast<double>(response) * labels[static_cast<std::size_t>(i)]);
+            const auto k = static_cast<std::size_t>(i);
+            const float response = hog_response(weak, p[k]);
+            sums[k] += response;
+            weights[k] *= std::exp(-static_cast<double>(response) * labels[k]);
         }
         result.weaks.push_back(weak);
 
-        const std::vector<double> positive_sums(sums.begin(), sums.begin() + num_pos);
-        result.threshold = threshold_keeping(positive_sums, keep);
-        const auto passes = [&](double s) { return !(s < result.threshold); };  // run_stages' test
-        result.hit_rate = static_cast<double>(std::count_if(sums.begin(), sums.begin() + num_pos, passes)) / num_pos;
-        result.false_alarm = static_cast<double>(std::count_if(sums.begin() + num_pos, sums.end(), passes)) / num_neg;
+        set_threshold(sums, num_pos, options.min_hit_rate, result);
 
-        on_weak({round, weak.block, best->error, weak.vote, result.threshold, result.hit_rate, result.false_alarm});
+        on_weak({round, weak.block, best->score, result.threshold, result.hit_rate, result.false_alarm});
         if (result.false_alarm <= options.max_false_alarm) break;
     }
     return result;

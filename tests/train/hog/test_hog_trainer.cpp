@@ -116,13 +116,8 @@ bool same_cascade(const HogCascade& a, const HogCascade& b) {
         if (a.stages[s].first != b.stages[s].first || a.stages[s].count != b.stages[s].count ||
             std::memcmp(&a.stages[s].threshold, &b.stages[s].threshold, sizeof(float)) != 0)
             return false;
-    for (std::size_t i = 0; i < a.weaks.size(); ++i) {
-        const HogWeak &x = a.weaks[i], &y = b.weaks[i];
-        if (x.block != y.block || std::memcmp(x.weights, y.weights, sizeof x.weights) != 0 ||
-            std::memcmp(&x.bias, &y.bias, sizeof(float)) != 0 || std::memcmp(&x.vote, &y.vote, sizeof(float)) != 0)
-            return false;
-    }
-    return true;
+    // HogWeak is 4-byte fields without padding (common/packed_model.cpp packs it as it is): memcmp compares bits.
+    return std::memcmp(a.weaks.data(), b.weaks.data(), a.weaks.size() * sizeof(HogWeak)) == 0;
 }
 
 int run_cli(std::vector<std::string> args) {
@@ -254,4 +249,59 @@ TEST_CASE("bad input gives InputError and a non-zero exit, and writes nothing") 
     CHECK(run_cli({"--pos", pos, "--neg", neg, "--output", out, "--no-such-option"}) == 2);
     CHECK(run_cli({"--pos", pos, "--neg", neg, "--output", out, "--stages", "many"}) == 2);
     CHECK(!fs::exists(out));
+}
+
+TEST_CASE("real AdaBoost over a running sum with a final SVM stage: a soft cascade the detector evaluates as trained") {
+    const auto data = subset(300, 150, 60, 25);
+    if (!data) return;
+    data::Progress progress(kProgressUnit, kProgressUnits);
+    const WindowSet positives = load_positive_windows(data->train_pos, {64, 128}, 16, 0);
+    CascadeOptions options = small_options();
+    options.max_stages = 3;
+    options.policy = SumPolicy::running;
+    options.stage.bins = 4;
+    options.stage.min_hit_rate = 0.995;
+    options.final_negatives = 300;
+    options.final_svm.min_hit_rate = 0.98;
+    const TrainingOutcome outcome = train_cascade(positives, data->train_neg, options, progress);
+    const HogCascade& c = outcome.cascade;
+    REQUIRE(c.stages.size() == 4);  // three boosted, then the SVM
+    CHECK(c.policy == SumPolicy::running);
+    for (int i = 0; i < c.stages[3].first; ++i) {
+        CHECK(c.weaks[i].slope == 0.f);
+        CHECK((c.weaks[i].num_cuts >= 1 && c.weaks[i].num_cuts <= 3));
+    }
+    const Stage svm = c.stages[3];
+    REQUIRE(svm.count == 105);
+    for (int i = svm.first; i < svm.first + svm.count; ++i) {
+        CHECK(c.weaks[i].num_cuts == 0);
+        CHECK(c.weaks[i].slope == c.weaks[svm.first].slope);
+        CHECK(c.weaks[i].block.width == 16);
+    }
+    CHECK(c.weaks[svm.first].slope > 0.f);
+
+    // The final stage's hit rate, as training measured it on the positives that reached it, is what the
+    // detector's evaluation gives on the same windows: the trainer's sums are run_stages' sums.
+    const HogCascadeView view = view_of(c);
+    int reached = 0, passed = 0;
+    for (int i = 0; i < positives.size(); ++i) {
+        const HogIntegralView sampler = positives.view(i);
+        double sum = 0.0;
+        const int depth = run_stages(view, HogWindow<HogIntegralView>{view, sampler, 0, 0}, 0, 4, sum);
+        reached += depth >= 3 ? 1 : 0;
+        passed += depth == 4 ? 1 : 0;
+    }
+    REQUIRE(reached > 0);
+    CHECK(static_cast<double>(passed) / reached == outcome.stages.back().hit_rate);
+
+    ScanParams scan;
+    scan.rule.stride = kHogSparseStride;
+    scan.pyramid.scale_factor = 1.2;
+    const Evaluation e = evaluate(c, load_positive_windows(data->held_pos, {64, 128}, 16, 0), data->held_neg, scan);
+    const DepthPoint& all = e.depths.back();
+    MESSAGE("held-out: hit rate " << all.hit_rate << ", FPPW " << all.fppw << ", " << e.blocks_per_window
+                                  << " blocks per window");
+    CHECK(all.hit_rate >= 0.8);
+    CHECK(all.fppw <= 0.05);
+    CHECK(e.depths[2].fppw > all.fppw);  // the SVM stage rejects windows the boosted stages pass
 }

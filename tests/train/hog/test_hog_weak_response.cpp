@@ -1,0 +1,61 @@
+// The HoG trainer's pieces without data: the responses of discrete and real AdaBoost learners on hand-computed
+// cases, and the final stage's block grid.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "common/hog_eval.hpp"
+#include "train/hog/final_svm.hpp"
+#include "train/hog/weak_response.hpp"
+
+using namespace cascade;
+using namespace cascade::train::hog;
+
+TEST_CASE("a discrete learner fires at projection >= 0 and votes 1/2 ln((1 - e) / e)") {
+    HogWeak weak;
+    // Errors: the negative at 0 (fires) and the positive at -1 (does not): weight 0.1 + 0.2 of 1.
+    const std::vector<float> p = {0.5f, -1.f, 0.f, -0.5f, 2.f};
+    const std::vector<int> labels = {1, 1, -1, -1, 1};
+    const std::vector<double> w = {0.2, 0.2, 0.1, 0.3, 0.2};
+    CHECK(fit_response(weak, p, labels, w, 0) == doctest::Approx(0.3));
+    CHECK(is_vote(weak));
+    CHECK(weak.responses[1] == doctest::Approx(0.5 * std::log(0.7 / 0.3)));
+    CHECK(hog_response(weak, 0.f) == weak.responses[1]);
+}
+
+TEST_CASE("a real AdaBoost learner cuts at weighted quantiles and responds 1/2 ln(W+ / W-) per bin") {
+    HogWeak weak;
+    // Four samples of equal weight, two bins: the cut is the projection of the third (half the weight below).
+    const std::vector<float> p = {-2.f, -1.f, 1.f, 3.f};
+    const std::vector<int> labels = {-1, 1, 1, 1};
+    const std::vector<double> w = {1.0, 1.0, 1.0, 1.0};  // not normalised: shares of 1/4
+    const double z = fit_response(weak, p, labels, w, 2);
+    REQUIRE(weak.num_cuts == 1);
+    CHECK(weak.cuts[0] == 1.f);
+    const double eps = 0.5 / 4;  // 1 / (2 n)
+    CHECK(weak.responses[0] == doctest::Approx(0.5 * std::log((0.25 + eps) / (0.25 + eps))));
+    CHECK(weak.responses[1] == doctest::Approx(0.5 * std::log((0.5 + eps) / eps)));
+    CHECK(weak.slope == 0.f);
+    CHECK(z == doctest::Approx(2.0 * std::sqrt(0.25 * 0.25)));
+    CHECK(hog_response(weak, 0.99f) == weak.responses[0]);
+    CHECK(hog_response(weak, 1.f) == weak.responses[1]);
+
+    // Tied projections give fewer cuts, never two equal ones; weights move the quantiles.
+    const double z_tied = fit_response(weak, {1.f, 1.f, 1.f, 1.f}, labels, w, 4);
+    CHECK(weak.num_cuts == 0);
+    CHECK(z_tied == doctest::Approx(2.0 * std::sqrt(0.75 * 0.25)));
+    fit_response(weak, p, labels, {6.0, 1.0, 1.0, 0.0}, 2);  // half the weight is the first sample's
+    REQUIRE(weak.num_cuts == 1);
+    CHECK(weak.cuts[0] == -1.f);
+    for (int k = weak.num_cuts + 1; k < kHogMaxBins; ++k) CHECK(weak.responses[k] == 0.f);
+}
+
+TEST_CASE("the final stage's grid is Dalal and Triggs' 105 blocks of 16x16 at stride 8") {
+    const std::vector<Rect> grid = block_grid({64, 128}, 16, 8);
+    CHECK(grid.size() == 105);
+    CHECK(grid.front() == Rect{0, 0, 16, 16});
+    CHECK(grid[1] == Rect{8, 0, 16, 16});
+    CHECK(grid.back() == Rect{48, 112, 16, 16});
+    CHECK(block_grid({64, 128}, 32, 16).size() == 21);
+}
