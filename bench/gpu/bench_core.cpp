@@ -12,6 +12,8 @@
 #include "bench/gpu/bench_frames.hpp"
 #include "bench/gpu/bench_util.hpp"
 #include "bench/gpu/pgm.hpp"
+#include "cli/usage_error.hpp"
+#include "cli/values.hpp"
 #include "common/error.hpp"
 #include "gpu/cuda_check.hpp"
 
@@ -19,56 +21,83 @@ namespace cascade::bench {
 
 namespace {
 
-using Setter = std::function<void(BenchOptions&, const std::string&)>;
+// A setter gets the option's name for its error messages ("--frames: 'x' is not an integer").
+using Setter = std::function<void(BenchOptions&, const std::string& option, const std::string& value)>;
 
-std::vector<int> ints(const std::string& v) {
+std::vector<int> ints(const std::string& option, const std::string& v) {
     std::vector<int> out;
-    for (const std::string& p : split(v, ',')) out.push_back(std::stoi(p));
+    for (const std::string& p : split(v, ',')) out.push_back(cli::parse_int(option, p));
     return out;
+}
+
+Setter int_into(int BenchOptions::*field) {
+    return [field](BenchOptions& b, const std::string& option, const std::string& v) {
+        b.*field = cli::parse_int(option, v);
+    };
+}
+
+Setter text_into(std::string BenchOptions::*field) {
+    return [field](BenchOptions& b, const std::string&, const std::string& v) { b.*field = v; };
 }
 
 // The options that take a value, by family.
 std::map<std::string, Setter> value_options(FamilyOptions family) {
     std::map<std::string, Setter> o = {
-        {"--data", [](BenchOptions& b, const std::string& v) { b.data = v; }},
-        {"--model", [](BenchOptions& b, const std::string& v) { b.model = v; }},
-        {"--json", [](BenchOptions& b, const std::string& v) { b.json = v; }},
-        {"--markdown", [](BenchOptions& b, const std::string& v) { b.markdown = v; }},
-        {"--date", [](BenchOptions& b, const std::string& v) { b.date = v; }},
-        {"--resolutions", [](BenchOptions& b, const std::string& v) { b.resolutions = split(v, ','); }},
-        {"--configs", [](BenchOptions& b, const std::string& v) { b.configs = split(v, ','); }},
-        {"--frames", [](BenchOptions& b, const std::string& v) { b.frames = std::stoi(v); }},
-        {"--warmup", [](BenchOptions& b, const std::string& v) { b.warmup = std::stoi(v); }},
-        {"--opencv-frames", [](BenchOptions& b, const std::string& v) { b.opencv_frames = std::stoi(v); }},
-        {"--parity-frames", [](BenchOptions& b, const std::string& v) { b.parity_frames = std::stoi(v); }},
-        {"--kernel-frames", [](BenchOptions& b, const std::string& v) { b.kernel_frames = std::stoi(v); }},
-        {"--max-sources", [](BenchOptions& b, const std::string& v) { b.max_sources = std::stoi(v); }},
-        {"--threads", [](BenchOptions& b, const std::string& v) { b.threads = std::stoi(v); }},
+        {"--data", text_into(&BenchOptions::data)},
+        {"--model", text_into(&BenchOptions::model)},
+        {"--json", text_into(&BenchOptions::json)},
+        {"--markdown", text_into(&BenchOptions::markdown)},
+        {"--date", text_into(&BenchOptions::date)},
+        {"--resolutions", [](BenchOptions& b, const std::string& option, const std::string& v) {
+             b.resolutions.clear();
+             for (const std::string& r : split(v, ',')) b.resolutions.push_back(cli::size_text(cli::parse_size(option, r)));
+         }},
+        {"--configs", [](BenchOptions& b, const std::string&, const std::string& v) { b.configs = split(v, ','); }},
+        {"--frames", int_into(&BenchOptions::frames)},
+        {"--warmup", int_into(&BenchOptions::warmup)},
+        {"--opencv-frames", int_into(&BenchOptions::opencv_frames)},
+        {"--parity-frames", int_into(&BenchOptions::parity_frames)},
+        {"--kernel-frames", int_into(&BenchOptions::kernel_frames)},
+        {"--max-sources", int_into(&BenchOptions::max_sources)},
+        {"--threads", int_into(&BenchOptions::threads)},
     };
     if (family == FamilyOptions::hog) {
-        o["--stride"] = [](BenchOptions& b, const std::string& v) { b.stride = std::stoi(v); };
-        o["--scales"] = [](BenchOptions& b, const std::string& v) {
+        o["--stride"] = int_into(&BenchOptions::stride);
+        o["--scales"] = [](BenchOptions& b, const std::string& option, const std::string& v) {
             b.scales.clear();
-            for (const std::string& s : split(v, ',')) b.scales.push_back(std::stod(s));
+            for (const std::string& s : split(v, ',')) b.scales.push_back(cli::parse_real(option, s));
         };
         return o;
     }
-    o["--scale-factor"] = [](BenchOptions& b, const std::string& v) { b.scales = {std::stod(v)}; };
-    o["--min-size"] = [](BenchOptions& b, const std::string& v) { b.min_size = std::stoi(v); };
-    o["--carveout"] = [](BenchOptions& b, const std::string& v) { b.carveout = std::stoi(v); };
-    o["--warp-tail"] = [](BenchOptions& b, const std::string& v) { b.warp_tail = std::stoi(v); };
-    o["--points"] = [](BenchOptions& b, const std::string& v) {
+    o["--scale-factor"] = [](BenchOptions& b, const std::string& option, const std::string& v) {
+        b.scales = {cli::parse_real(option, v)};
+    };
+    o["--min-size"] = int_into(&BenchOptions::min_size);
+    o["--carveout"] = int_into(&BenchOptions::carveout);
+    o["--warp-tail"] = int_into(&BenchOptions::warp_tail);
+    o["--points"] = [](BenchOptions& b, const std::string& option, const std::string& v) {
         b.every_stage = v == "stages";
-        b.points = v == "none" || b.every_stage ? std::vector<int>{} : ints(v);
+        b.points = v == "none" || b.every_stage ? std::vector<int>{} : ints(option, v);
     };
     return o;
 }
 
-void check(const BenchOptions& o) {
+void check(const BenchOptions& o, FamilyOptions family) {
     for (double s : o.scales)
-        if (!(s > 1.0)) throw InputError("--scales", "every scale step must be > 1");
-    if (o.frames < 1 || o.warmup < 0 || o.stride < 0 || o.opencv_frames < 1 || o.min_size < 0)
-        throw InputError("options", "out of range");
+        if (!(s > 1.0))
+            throw cli::UsageError(family == FamilyOptions::hog ? "--scales" : "--scale-factor", "a scale step must be > 1");
+    const auto at_least = [](const char* option, int value, int least) {
+        if (value < least) throw cli::UsageError(option, "must be at least " + std::to_string(least));
+    };
+    at_least("--frames", o.frames, 1);
+    at_least("--warmup", o.warmup, 0);
+    at_least("--stride", o.stride, 1);
+    at_least("--opencv-frames", o.opencv_frames, 1);
+    at_least("--parity-frames", o.parity_frames, 0);
+    at_least("--kernel-frames", o.kernel_frames, 1);
+    at_least("--max-sources", o.max_sources, 0);
+    at_least("--threads", o.threads, 0);
+    at_least("--min-size", o.min_size, 0);
 }
 
 std::vector<Config> expand_configs(const std::vector<std::string>& texts, int stride) {
@@ -76,9 +105,10 @@ std::vector<Config> expand_configs(const std::vector<std::string>& texts, int st
     for (const std::string& t : texts) {
         const auto parts = split(t, '/');
         if ((parts.size() != 2 && parts.size() != 3) || (parts[0] != "exact" && parts[0] != "texture"))
-            throw InputError("--configs", "'" + t + "' is not MODE/STRIDE/STRATEGY or MODE/STRATEGY");
+            throw cli::UsageError("--configs", "'" + t + "' is not MODE/STRIDE/STRATEGY or MODE/STRATEGY");
         const auto mode = parts[0] == "exact" ? gpu::PyramidMode::exact : gpu::PyramidMode::texture;
-        const int s = parts.size() == 3 ? std::stoi(parts[1]) : stride;
+        const int s = parts.size() == 3 ? cli::parse_int("--configs", parts[1]) : stride;
+        if (s < 1) throw cli::UsageError("--configs", "'" + t + "': the stride must be at least 1");
         if (parts.back() == "all") {
             for (gpu::Compaction c : gpu::concrete_compactions()) out.push_back({mode, s, c});
             out.push_back({mode, s, gpu::Compaction::automatic});
@@ -192,16 +222,12 @@ BenchOptions parse_bench_options(int argc, char** argv, BenchOptions o, FamilyOp
             continue;
         }
         const auto it = values.find(a);
-        if (it == values.end()) throw InputError(a, "unknown option (--help lists them)");
-        if (i + 1 >= argc) throw InputError(a, "needs a value");
-        const std::string v = argv[++i];
-        try {
-            it->second(o, v);
-        } catch (const std::logic_error&) {
-            throw InputError(a, "bad value '" + v + "'");
-        }
+        if (it == values.end()) throw cli::UsageError(a, "unknown option (--help lists them)");
+        if (i + 1 >= argc) throw cli::UsageError(a, "needs a value");
+        it->second(o, a, argv[++i]);
     }
-    check(o);
+    check(o, family);
+    expand_configs(o.configs, o.stride);  // a bad --configs is a usage error before any file is read
     return o;
 }
 
@@ -220,10 +246,8 @@ int run_bench(const BenchOptions& o, BenchFamily& family) {
     std::vector<BenchRow> rows;
     bool parity_ok = true;
     for (const std::string& res : o.resolutions) {
-        int w = 0, h = 0;
-        if (std::sscanf(res.c_str(), "%dx%d", &w, &h) != 2 || w <= 0 || h <= 0)
-            throw InputError("--resolutions", "'" + res + "' is not WIDTHxHEIGHT");
-        const std::vector<cv::Mat> frames = load_bench_frames(sources, cv::Size(w, h));
+        const Size size = cli::parse_size("--resolutions", res);
+        const std::vector<cv::Mat> frames = load_bench_frames(sources, cv::Size(size.width, size.height));
         std::cerr << res << ": " << frames.size() << " frames\n";
         for (double scale : o.scales) {
             double opencv_ms = 0;

@@ -43,7 +43,8 @@ struct BenchOptions {
 // The options a family accepts beside the common ones (--data ... --no-opencv).
 enum class FamilyOptions { lbp, hog };
 
-// Parses argv[1..] over `defaults`; prints `usage` and exits 0 on --help. Throws InputError naming a bad option.
+// Parses argv[1..] over `defaults`; prints `usage` and exits 0 on --help. Throws cli::UsageError naming a bad
+// option or value.
 BenchOptions parse_bench_options(int argc, char** argv, BenchOptions defaults, FamilyOptions family,
                                  const char* usage);
 

@@ -2,22 +2,15 @@
 // run, on the machine it runs on (see docs/benchmarks.md): `cascade-bench [...]` the LBP detector against
 // CascadeClassifier, `cascade-bench hog [...]` the HoG detector against HOGDescriptor (bench/gpu/families.hpp).
 // Frames are PGM files (the GPU machine has no OpenCV codecs), centre-cropped and resized to each resolution.
-#include <iostream>
 #include <string>
 
 #include "bench/gpu/families.hpp"
-#include "common/error.hpp"
+#include "cli/tool_main.hpp"
 
 int main(int argc, char** argv) {
     using namespace cascade;
-    try {
+    return cli::run_tool("cascade-bench", [&] {
         if (argc > 1 && std::string(argv[1]) == "hog") return bench::run_hog_bench(argc - 1, argv + 1);
         return bench::run_lbp_bench(argc, argv);
-    } catch (const InputError& e) {
-        std::cerr << e.what() << "\n";
-        return 2;
-    } catch (const std::exception& e) {
-        std::cerr << "cascade-bench: " << e.what() << "\n";
-        return 1;
-    }
+    });
 }
