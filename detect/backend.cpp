@@ -1,5 +1,8 @@
 #include "detect/backend.hpp"
 
+#include <algorithm>
+#include <variant>
+
 #include "cli/usage_error.hpp"
 #include "common/hog_cpu_detector.hpp"
 #ifdef CASCADE_GPU_BACKEND
@@ -38,6 +41,18 @@ void require_backend(const std::string& name) {
     if (name == "gpu") throw UsageError("--backend", "backend gpu is not available in this build (built without CUDA)");
     throw UsageError("--backend", "unknown backend '" + name + "' (choose cpu)");
 #endif
+}
+
+PackedModel with_min_score(const PackedModel& model, std::optional<float> min_score) {
+    if (!min_score) return model;
+    PackedModel out = model;
+    std::visit(
+        [&](auto& cascade) {
+            Stage& last = cascade.stages.back();
+            last.threshold = std::min(last.threshold, *min_score);
+        },
+        out.model.cascade);
+    return out;
 }
 
 std::unique_ptr<Backend> make_backend(const std::string& name, const PackedModel& model, const ScanParams& params,

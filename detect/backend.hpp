@@ -8,6 +8,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,14 @@ struct GpuSettings {
 };
 
 void require_backend(const std::string& name);
+
+// The model a backend runs for --min-score T (cascade-detect then drops the windows scoring below T): below
+// the model's last threshold, that stage lets through every window whose sum reaches T, so the windows it
+// would reject with such a sum come out too, scored by that sum (cascade-eval image --model lowers the last
+// threshold the same way); nullopt or T above it: the model as it is. CPU and GPU backends run the same
+// stages, so both move alike.
+PackedModel with_min_score(const PackedModel& model, std::optional<float> min_score);
+
 std::unique_ptr<Backend> make_backend(const std::string& name, const PackedModel& model, const ScanParams& params,
                                       const GpuSettings& gpu);
 

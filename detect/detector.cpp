@@ -27,8 +27,10 @@ ScanParams scan_params(const Options& options) {
 }  // namespace
 
 Detector::Detector(const PackedModel& model, const Options& options)
-    : backend_(make_backend(options.backend, model, scan_params(options), options.gpu)),
-      grouping_(options.grouping) {
+    : backend_(make_backend(options.backend, with_min_score(model, options.min_score), scan_params(options),
+                            options.gpu)),
+      grouping_(options.grouping),
+      min_score_(options.min_score) {
     const Size window = backend_->window();
     const Size max = options.max_size;
     if (max.width > 0 && (max.width < window.width || max.height < window.height))
@@ -42,6 +44,9 @@ std::vector<Detection> Detector::detect(const cv::Mat& gray) const {
     // One order for every backend's windows, so that grouping (whose float sums follow the input order) gives
     // every backend the same detections.
     std::vector<Detection> raw = backend_->windows(view);
+    if (min_score_)
+        raw.erase(std::remove_if(raw.begin(), raw.end(), [&](const Detection& d) { return d.score < *min_score_; }),
+                  raw.end());
     std::sort(raw.begin(), raw.end(), [](const Detection& a, const Detection& b) {
         return a.rect < b.rect || (a.rect == b.rect && a.score < b.score);
     });

@@ -3,10 +3,12 @@
 //
 // The constructor checks what needs both the model and the options (--max-size against the model window:
 // UsageError) and throws InputError when the backend cannot run the model. detect() takes an 8-bit gray
-// image at least as large as window() and returns the final detections.
+// image at least as large as window() and returns the final detections: the raw windows scoring at least
+// --min-score (when given; with the last stage's threshold lowered to it when it is below), grouped, clipped.
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <opencv2/core/mat.hpp>
 #include <vector>
 
@@ -26,6 +28,7 @@ public:
 private:
     std::unique_ptr<Backend> backend_;
     GroupingParams grouping_;
+    std::optional<float> min_score_;
 };
 
 }  // namespace cascade::detect

@@ -2,8 +2,10 @@
 
 namespace cascade::detect {
 
-FramePrefetch::FramePrefetch(std::vector<Source> sources, VideoLimits limits, WarningSink warn, std::size_t ahead)
-    : warn_(std::move(warn)), ahead_(ahead), thread_(&FramePrefetch::produce, this, std::move(sources), limits) {}
+FramePrefetch::FramePrefetch(std::vector<Source> sources, VideoLimits limits, InputRules rules, WarningSink warn,
+                             std::size_t ahead)
+    : warn_(std::move(warn)), ahead_(ahead),
+      thread_(&FramePrefetch::produce, this, std::move(sources), limits, rules) {}
 
 FramePrefetch::~FramePrefetch() {
     {
@@ -14,7 +16,7 @@ FramePrefetch::~FramePrefetch() {
     thread_.join();
 }
 
-void FramePrefetch::produce(std::vector<Source> sources, VideoLimits limits) {
+void FramePrefetch::produce(std::vector<Source> sources, VideoLimits limits, InputRules rules) {
     std::vector<std::pair<std::string, std::string>> warnings;
     // Pushes one item (the last one: no frame) unless the consumer is gone; false when it is, or after the last.
     auto push = [&](Item item) {
@@ -27,9 +29,10 @@ void FramePrefetch::produce(std::vector<Source> sources, VideoLimits limits) {
         return more;
     };
     try {
-        FrameReader reader(std::move(sources), limits, [&](const std::string& subject, const std::string& problem) {
-            warnings.emplace_back(subject, problem);
-        });
+        FrameReader reader(std::move(sources), limits, rules,
+                           [&](const std::string& subject, const std::string& problem) {
+                               warnings.emplace_back(subject, problem);
+                           });
         while (true) {
             Item item;
             item.has_frame = reader.next(item.frame);

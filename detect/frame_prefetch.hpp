@@ -22,7 +22,8 @@ namespace cascade::detect {
 
 class FramePrefetch {
 public:
-    FramePrefetch(std::vector<Source> sources, VideoLimits limits, WarningSink warn, std::size_t ahead = 3);
+    FramePrefetch(std::vector<Source> sources, VideoLimits limits, InputRules rules, WarningSink warn,
+                  std::size_t ahead = 3);
     ~FramePrefetch();
     FramePrefetch(const FramePrefetch&) = delete;
     FramePrefetch& operator=(const FramePrefetch&) = delete;
@@ -36,7 +37,7 @@ private:
         Frame frame;
         std::exception_ptr error;
     };
-    void produce(std::vector<Source> sources, VideoLimits limits);
+    void produce(std::vector<Source> sources, VideoLimits limits, InputRules rules);
 
     WarningSink warn_;
     std::size_t ahead_;

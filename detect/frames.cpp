@@ -7,6 +7,7 @@
 #include <opencv2/imgproc.hpp>
 #include <opencv2/videoio/registry.hpp>
 
+#include "cli/values.hpp"
 #include "common/error.hpp"
 #include "detect/library_noise.hpp"
 
@@ -43,8 +44,8 @@ bool open_quietly(cv::VideoCapture& capture, const std::string& path) {
 
 }  // namespace
 
-FrameReader::FrameReader(std::vector<Source> sources, VideoLimits limits, WarningSink warn)
-    : sources_(std::move(sources)), limits_(limits), warn_(std::move(warn)) {}
+FrameReader::FrameReader(std::vector<Source> sources, VideoLimits limits, InputRules rules, WarningSink warn)
+    : sources_(std::move(sources)), limits_(limits), rules_(rules), warn_(std::move(warn)) {}
 
 bool FrameReader::next(Frame& frame) {
     for (;;) {
@@ -55,19 +56,39 @@ bool FrameReader::next(Frame& frame) {
         }
         if (next_source_ >= sources_.size()) return false;
         const Source& source = sources_[next_source_++];
-        if (!std::ifstream(source.path, std::ios::binary))
-            throw InputError(source.path, "cannot open the file (missing or no permission)");
-        if (source.video) {
-            if (!open_video(source.path)) {
-                if (!capture_.isOpened()) throw InputError(source.path, "cannot open the video (corrupt or unsupported)");
-                throw InputError(source.path, "the video has no readable frames");
-            }
-            continue;
+        try {
+            if (open_source(source, frame)) return true;
+        } catch (const InputError& e) {
+            if (!rules_.skip_bad) throw;
+            capture_.release();
+            frame = Frame();
+            frame.file = source.path;
+            frame.skipped = e.problem();
+            return true;
         }
-        if (read_image(source.path, frame)) return true;
-        if (open_video(source.path)) continue;
-        throw InputError(source.path, "cannot read the image (corrupt, or not an image)");
     }
+}
+
+bool FrameReader::open_source(const Source& source, Frame& frame) {
+    if (!source.problem.empty()) throw InputError(source.path, source.problem);
+    if (!std::ifstream(source.path, std::ios::binary))
+        throw InputError(source.path, "cannot open the file (missing or no permission)");
+    if (source.video) {
+        if (open_video(source.path)) return false;
+        if (!capture_.isOpened()) throw InputError(source.path, "cannot open the video (corrupt or unsupported)");
+        throw InputError(source.path, "the video has no readable frames");
+    }
+    if (read_image(source.path, frame)) return true;
+    if (open_video(source.path)) return false;
+    throw InputError(source.path, "cannot read the image (corrupt, or not an image)");
+}
+
+// Every frame of a video has its first frame's size, so one check covers the video.
+void FrameReader::check_size(const std::string& path, const cv::Mat& image, bool video) const {
+    if (image.cols >= rules_.window.width && image.rows >= rules_.window.height) return;
+    const std::string size = cli::size_text({image.cols, image.rows});
+    throw InputError(path, (video ? "video frames " + size + " are" : "image " + size + " is") +
+                               " smaller than the model window " + cli::size_text(rules_.window));
 }
 
 bool FrameReader::read_image(const std::string& path, Frame& frame) {
@@ -81,6 +102,7 @@ bool FrameReader::read_image(const std::string& path, Frame& frame) {
         throw InputError(path, "cannot read the image (" + e.err + ")");
     }
     if (image.empty()) return false;
+    check_size(path, image, false);
     if (!decoder_message.empty() && warn_) warn_(path, "decoder: " + decoder_message);
     frame.file = path;
     frame.index = 0;
@@ -96,6 +118,7 @@ bool FrameReader::open_video(const std::string& path) {
     if (!open_quietly(capture_, path)) return false;
     first_frame_ = cv::Mat();
     if (!capture_.read(first_frame_) || first_frame_.empty()) return false;
+    check_size(path, first_frame_, true);
     in_video_ = true;
     video_path_ = path;
     video_fps_ = capture_.get(cv::CAP_PROP_FPS);

@@ -37,21 +37,26 @@ void add_folder(const fs::path& folder, std::vector<Source>& out) {
     if (images.empty())
         throw InputError(folder.string(), "the folder has no images (.jpg .png .bmp .pgm .tif .webp ...)");
     std::sort(images.begin(), images.end());
-    for (const fs::path& image : images) out.push_back({image.string(), false});
+    for (const fs::path& image : images) out.push_back({image.string(), false, ""});
 }
 
-void add_path(const std::string& path, const std::string& listed_in, std::vector<Source>& out) {
+void add_path(const std::string& path, const std::string& listed_in, bool keep_missing, std::vector<Source>& out) {
     std::error_code error;
     const fs::file_status status = fs::status(path, error);
-    if (!fs::exists(status))
-        throw InputError(path, "no such file or folder" + (listed_in.empty() ? "" : " (listed in " + listed_in + ")"));
+    if (!fs::exists(status)) {
+        const std::string problem =
+            "no such file or folder" + (listed_in.empty() ? "" : " (listed in " + listed_in + ")");
+        if (!keep_missing) throw InputError(path, problem);
+        out.push_back({path, false, problem});
+        return;
+    }
     if (fs::is_directory(status))
         add_folder(path, out);
     else
-        out.push_back({path, has_video_extension(path)});
+        out.push_back({path, has_video_extension(path), ""});
 }
 
-void add_list(const std::string& list, std::vector<Source>& out) {
+void add_list(const std::string& list, bool keep_missing, std::vector<Source>& out) {
     if (!fs::exists(list)) throw InputError(list, "no such list file");
     if (fs::is_directory(list)) throw InputError(list, "is a folder, not a list file");
     std::ifstream in(list);
@@ -66,7 +71,7 @@ void add_list(const std::string& list, std::vector<Source>& out) {
         const auto last = line.find_last_not_of(" \t\r");
         const fs::path entry = line.substr(first, last - first + 1);
         const fs::path resolved = entry.is_absolute() || base.empty() ? entry : base / entry;
-        add_path(resolved.string(), list + " line " + std::to_string(line_number), out);
+        add_path(resolved.string(), list + " line " + std::to_string(line_number), keep_missing, out);
         ++entries;
     }
     if (in.bad()) throw InputError(list, "cannot read the list file");
@@ -78,13 +83,13 @@ void add_list(const std::string& list, std::vector<Source>& out) {
 bool has_image_extension(const std::string& path) { return is_one_of(lower_extension(path), kImageExtensions); }
 bool has_video_extension(const std::string& path) { return is_one_of(lower_extension(path), kVideoExtensions); }
 
-std::vector<Source> expand_inputs(const std::vector<std::string>& arguments) {
+std::vector<Source> expand_inputs(const std::vector<std::string>& arguments, bool keep_missing) {
     std::vector<Source> out;
     for (const std::string& argument : arguments) {
         if (argument.size() > 1 && argument[0] == '@')
-            add_list(argument.substr(1), out);
+            add_list(argument.substr(1), keep_missing, out);
         else
-            add_path(argument, "", out);
+            add_path(argument, "", keep_missing, out);
     }
     return out;
 }

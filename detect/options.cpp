@@ -1,7 +1,9 @@
 #include "detect/options.hpp"
 
 #include <boost/program_options.hpp>
+#include <cmath>
 #include <filesystem>
+#include <limits>
 #include <ostream>
 
 #include "cli/program_options.hpp"
@@ -32,7 +34,8 @@ text file with one path per line, relative to the list's folder (lines starting 
 video (.avi .mp4 .mkv .mov .webm, or any file that is not an image but opens as a video). Frames are converted
 to 8-bit gray. Every input must be readable and at least as large as the model window, in folders, lists and
 videos alike: the first bad input stops the run with exit code 1 (2 for bad options), and then no output
-file, annotated image or video is left behind; outputs are written to temporaries renamed on success.)";
+file, annotated image or video is left behind; outputs are written to temporaries renamed on success. With
+--skip-bad a bad input is skipped and reported instead (stderr, and "skipped" in the JSON).)";
 
 constexpr const char* kExamples = R"(
 Examples:
@@ -44,7 +47,7 @@ Examples:
 
 struct Raw {
     std::string model, backend, gpu_pyramid, compaction, scale_factor, first_scale, stride, min_size, max_size, group,
-        min_neighbors, nms_iou, threads, output, format, annotate_dir, annotate_video, max_frames, every;
+        min_neighbors, nms_iou, min_score, threads, output, format, annotate_dir, annotate_video, max_frames, every;
     std::vector<std::string> lists, inputs;
 };
 
@@ -82,6 +85,10 @@ po::options_description visible_options(Raw& raw) {
          "--group opencv: a group needs more than N windows; 0 gives the raw windows (default: 3)")
         ("nms-iou", po::value(&raw.nms_iou)->value_name("T"),
          "--group nms: drop a window whose IoU with a better one is > T, 0 < T <= 1 (default: 0.3)")
+        ("min-score", po::value(&raw.min_score)->value_name("T"),
+         "keep the raw windows whose score (the cascade's last sum) is >= T, before grouping: above the model's "
+         "last threshold fewer detections; below it also the windows that the last stage rejects with a sum >= T "
+         "(the model's operating point moved down, as cascade-eval image sweeps it) (default: none, the model's own)")
         ("threads", po::value(&raw.threads)->value_name("N"), "worker threads, 0 for all cores (default: 0)")
         ("output,o", po::value(&raw.output)->value_name("FILE"),
          "write the detections to FILE.json or FILE.csv; - for stdout (default: JSON on stdout)")
@@ -97,6 +104,10 @@ po::options_description visible_options(Raw& raw) {
         ("max-frames", po::value(&raw.max_frames)->value_name("N"),
          "process at most N frames of each video, 0 for all (default: 0)")
         ("every", po::value(&raw.every)->value_name("N"), "process every N-th frame of a video (default: 1)")
+        ("skip-bad", "skip an input that cannot be read (missing, corrupt, not an image or video) or is smaller "
+         "than the model window, with a warning on stderr and an entry in the JSON's \"skipped\" (file, reason), "
+         "and go on; the run still fails (exit 1) when no input could be read (default: the first bad input "
+         "stops the run)")
         ("progress", "show the progress bar even when stderr is not a terminal (default: only on a terminal)")
         ("quiet,q", "no progress bar, no warnings, no summary line on stderr (default: off)");
     return options;
@@ -160,6 +171,12 @@ void apply_numbers(const Raw& raw, const po::variables_map& vm, Options& o) {
         const double iou = parse_real("--nms-iou", raw.nms_iou);
         if (!(iou > 0.0 && iou <= 1.0)) throw UsageError("--nms-iou", raw.nms_iou + " is out of range (0 < T <= 1)");
         o.grouping.nms_iou = static_cast<float>(iou);
+    }
+    if (vm.count("min-score")) {
+        const double score = parse_real("--min-score", raw.min_score);
+        if (!(std::fabs(score) <= std::numeric_limits<float>::max()))
+            throw UsageError("--min-score", raw.min_score + " is out of range (a float)");
+        o.min_score = static_cast<float>(score);
     }
     if (vm.count("threads")) {
         o.threads = parse_int("--threads", raw.threads);
@@ -267,6 +284,7 @@ std::optional<Options> parse_options(int argc, const char* const* argv, std::ost
     apply_outputs(raw, vm, o);
     o.quiet = vm.count("quiet") > 0;
     o.progress = vm.count("progress") > 0;
+    o.skip_bad = vm.count("skip-bad") > 0;
     o.inputs = raw.inputs;
     for (const std::string& list : raw.lists) o.inputs.push_back("@" + list);
     if (o.inputs.empty()) throw UsageError("INPUT", "no input given (see --help)");

@@ -28,6 +28,7 @@ struct Options {
     Size min_size;   // 0x0: none
     Size max_size;   // 0x0: the image size
     GroupingParams grouping;
+    std::optional<float> min_score;  // raw windows scoring below are dropped; nullopt: the model's own threshold
     int threads = 0;     // 0: all cores
     std::string output;  // empty: stdout
     Format format = Format::json;
@@ -37,6 +38,7 @@ struct Options {
     int every = 1;               // every N-th video frame
     bool quiet = false;
     bool progress = false;  // progress bar even when stderr is not a terminal
+    bool skip_bad = false;  // skip (and report) unreadable, missing or too small inputs rather than stop
     std::vector<std::string> inputs;  // as given; "@FILE" is a list file (--list FILE is appended as "@FILE")
 };
 

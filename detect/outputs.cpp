@@ -32,7 +32,9 @@ std::string json_parameters(const Options& o) {
         << ", \"stride\": " << (o.stride == 0 ? std::string("\"auto\"") : std::to_string(o.stride))
         << ", \"min_size\": " << json_size(o.min_size) << ", \"max_size\": " << json_size(o.max_size)
         << ", \"group\": \"" << grouping_name(o.grouping.method) << "\", \"min_neighbors\": " << o.grouping.min_neighbors
-        << ", \"nms_iou\": " << number(o.grouping.nms_iou, 7) << ", \"threads\": " << o.threads
+        << ", \"nms_iou\": " << number(o.grouping.nms_iou, 7)
+        << ", \"min_score\": " << (o.min_score ? number(*o.min_score, 9) : std::string("null"))
+        << ", \"threads\": " << o.threads
         << ", \"every\": " << o.every << ", \"max_frames\": " << o.max_frames << "}";
     return out.str();
 }
@@ -56,7 +58,11 @@ std::string format_json(const Report& report, const Options& options) {
         << ",\n  \"parameters\": " << json_parameters(options) << ",\n  \"files\": [";
     for (std::size_t i = 0; i < report.files.size(); ++i)
         out << (i ? ",\n    " : "\n    ") << json_quoted(report.files[i]);
-    out << (report.files.empty() ? "]" : "\n  ]") << ",\n  \"detections\": [";
+    out << (report.files.empty() ? "]" : "\n  ]") << ",\n  \"skipped\": [";
+    for (std::size_t i = 0; i < report.skipped.size(); ++i)
+        out << (i ? ",\n    " : "\n    ") << "{\"file\": " << json_quoted(report.skipped[i].file)
+            << ", \"reason\": " << json_quoted(report.skipped[i].reason) << "}";
+    out << (report.skipped.empty() ? "]" : "\n  ]") << ",\n  \"detections\": [";
     for (std::size_t i = 0; i < report.records.size(); ++i) {
         const Record& r = report.records[i];
         const Rect& box = r.detection.rect;

@@ -2,9 +2,11 @@
 // place, so a failed write leaves nothing).
 //
 // JSON: {"model", "backend", "model_window", "parameters": {...}, "files": [every input read, in order],
-// "detections": [{"file", "frame", "x", "y", "w", "h", "score"}...], "frames", "seconds"}; "files" tells an
-// image without detections from one the run did not read (cascade-eval image --detections relies on it).
-// CSV: header "file,frame,x,y,w,h,score", one row per detection (RFC 4180 quoting of the file name).
+// "skipped": [{"file", "reason"}...] (--skip-bad; empty otherwise), "detections": [{"file", "frame", "x", "y",
+// "w", "h", "score"}...], "frames", "seconds"}; "files" tells an image without detections from one the run
+// did not read (cascade-eval image --detections relies on it).
+// CSV: header "file,frame,x,y,w,h,score", one row per detection (RFC 4180 quoting of the file name); skipped
+// inputs are reported on stderr only.
 // Scores are written with 9 significant digits (they read back exactly).
 #pragma once
 
@@ -22,10 +24,16 @@ struct Record {
     Detection detection;
 };
 
+struct Skipped {
+    std::string file;
+    std::string reason;
+};
+
 struct Report {
     std::string model;  // the model's source (file name or "embedded:<name>")
     Size model_window;
     std::vector<std::string> files;  // every input read, in order (a video once)
+    std::vector<Skipped> skipped;    // --skip-bad: every input not read, in order, and why
     std::vector<Record> records;
     long frames = 0;
     double seconds = 0.0;

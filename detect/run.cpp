@@ -5,7 +5,6 @@
 #include <cstdio>
 
 #include "cli/usage_error.hpp"
-#include "cli/values.hpp"
 #include "common/error.hpp"
 #include "detect/annotate.hpp"
 #include "detect/detector.hpp"
@@ -19,7 +18,6 @@
 namespace cascade::detect {
 
 using cli::UsageError;
-using cli::size_text;
 
 namespace {
 
@@ -31,11 +29,12 @@ void check_annotate_video(const Options& options, const std::vector<Source>& sou
         throw UsageError("--annotate-video", "needs exactly one video input; " + std::to_string(videos) + " given");
 }
 
-void check_frame_size(const Frame& frame, Size window) {
-    if (frame.gray.cols >= window.width && frame.gray.rows >= window.height) return;
-    const std::string size = size_text({frame.gray.cols, frame.gray.rows});
-    throw InputError(frame.file, (frame.video ? "video frames " + size + " are" : "image " + size + " is") +
-                                     " smaller than the model window " + size_text(window));
+// --skip-bad still fails a run that read nothing: an empty report would look like a run without detections.
+void check_something_read(const Report& report) {
+    if (report.frames > 0 || report.skipped.empty()) return;
+    const Skipped& first = report.skipped.front();
+    throw InputError(first.file, first.reason + " (--skip-bad: none of the " +
+                                     std::to_string(report.skipped.size()) + " inputs could be read)");
 }
 
 }  // namespace
@@ -44,7 +43,7 @@ void run(const Options& options) {
     const auto start = std::chrono::steady_clock::now();
     const PackedModel model = load_detection_model(options.model);
     const Detector detector(model, options);
-    const std::vector<Source> sources = expand_inputs(options.inputs);
+    const std::vector<Source> sources = expand_inputs(options.inputs, options.skip_bad);
     check_annotate_video(options, sources);
     Annotator annotator(options);
     annotator.check_names(sources);
@@ -53,7 +52,7 @@ void run(const Options& options) {
     const bool several = sources.size() > 1 || std::any_of(sources.begin(), sources.end(), [](const Source& s) { return s.video; });
     const bool show_bar = several && progress_wanted(options.quiet, options.progress);
     Progress progress(show_bar, show_bar ? FrameReader::expected_frames(sources, limits) : 0);
-    FramePrefetch reader(sources, limits, [&](const std::string& subject, const std::string& problem) {
+    FramePrefetch reader(sources, limits, {detector.window(), options.skip_bad}, [&](const std::string& subject, const std::string& problem) {
         if (!options.quiet) progress.note("cascade-detect: warning: " + subject + ": " + problem);
     });
 
@@ -62,21 +61,29 @@ void run(const Options& options) {
     report.model_window = detector.window();
     Frame frame;
     while (reader.next(frame)) {
-        check_frame_size(frame, detector.window());
+        if (!frame.skipped.empty()) {
+            if (!options.quiet) progress.note("cascade-detect: warning: " + frame.file + ": skipped: " + frame.skipped);
+            report.skipped.push_back({frame.file, frame.skipped});
+            progress.advance(report.frames + static_cast<long>(report.skipped.size()));
+            continue;
+        }
         const std::vector<Detection> detections = detector.detect(frame.gray);
         annotator.add(frame, detections);
         if (frame.index == 0) report.files.push_back(frame.file);  // an image, or a video's first frame
         for (const Detection& d : detections) report.records.push_back({frame.file, frame.index, d});
-        progress.advance(++report.frames);
+        progress.advance(++report.frames + static_cast<long>(report.skipped.size()));
     }
+    check_something_read(report);
     annotator.finish();
     report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     write_report(report, options);
     annotator.commit();
     progress.finish();
-    if (!options.quiet)
-        std::fprintf(stderr, "%s\n",
-                     summary_line(report.frames, static_cast<long>(report.records.size()), report.seconds).c_str());
+    if (!options.quiet) {
+        std::string summary = summary_line(report.frames, static_cast<long>(report.records.size()), report.seconds);
+        if (!report.skipped.empty()) summary += ", " + std::to_string(report.skipped.size()) + " skipped";
+        std::fprintf(stderr, "%s\n", summary.c_str());
+    }
 }
 
 }  // namespace cascade::detect

@@ -1,7 +1,8 @@
 // cascade-detect's GPU backend (detect/gpu_backend.hpp) against its CPU backend, through the Backend interface
 // the tool uses: with the exact pyramid, the same raw windows for an LBP and a HoG model, whatever the
 // compaction strategy, and for an LBP model whether its packed form carries stump tables or not (the detector
-// runs the tables it is given); settings reach the detectors (a texture pyramid gives other, close windows).
+// runs the tables it is given), and with the last threshold lowered for --min-score; settings reach the
+// detectors (a texture pyramid gives other, close windows).
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -66,6 +67,12 @@ TEST_CASE("--backend gpu with the exact pyramid gives the CPU backend's windows 
     }
     MESSAGE(windows << " CPU windows compared");
     CHECK(windows > 100);
+
+    // cascade-detect --min-score below the last threshold (detect::with_min_score): more windows, alike on both.
+    const detect::GpuSettings automatic{"exact", "auto"};
+    const PackedModel lowered = detect::with_min_score(packed_face, face->stages.back().threshold - 2.f);
+    CHECK(compare_backends(lowered, ScanParams{}, automatic, frames) >
+          compare_backends(packed_face, ScanParams{}, automatic, frames));
 }
 
 TEST_CASE("--backend gpu settings reach the detector: a texture pyramid samples other pixels") {

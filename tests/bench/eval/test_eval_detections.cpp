@@ -1,5 +1,6 @@
 // cascade-eval image --detections end to end: a cascade-detect run scored from its JSON gives the curve that
 // --model gives for the same scan and grouping (on a composite set from ../shared/data; "SKIP:" without it),
+// past the model's last threshold too with cascade-detect --min-score,
 // a hand-made run is matched to the annotated images and scored as worked out by hand, and malformed runs or
 // options give one line and exit codes 1 or 2, writing nothing.
 #include <doctest/doctest.h>
@@ -7,9 +8,11 @@
 #include <cmath>
 #include <filesystem>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "bench/eval/eval_result.hpp"
+#include "common/model_io.hpp"
 #include "tests/bench/eval/eval_tool_run.hpp"
 #include "tests/support/test_data.hpp"
 #include "tests/support/tool_run.hpp"
@@ -40,6 +43,52 @@ std::string detection(const std::string& file, int x, int y, int w, int h, const
     return "{\"file\": \"" + file + "\", \"frame\": 0, \"x\": " + std::to_string(x) + ", \"y\": " +
            std::to_string(y) + ", \"w\": " + std::to_string(w) + ", \"h\": " + std::to_string(h) +
            ", \"score\": " + score + "}";
+}
+
+// A cascade-detect run scored by cascade-eval image --detections.
+eval::ModelResult detections_curve(const std::vector<std::string>& detect_args, const TempDir& dir,
+                                   const std::string& annotations) {
+    std::vector<std::string> args = {"-q", "--stride", "4", "--scale-factor", "1.1", "--group", "nms"};
+    args.insert(args.end(), detect_args.begin(), detect_args.end());
+    args.insert(args.end(), {"--output", dir / "run.json", dir / "set/images"});
+    const ToolResult detect = run_tool(CASCADE_DETECT_EXE, args);
+    INFO("cascade-detect: " << detect.err);
+    REQUIRE(detect.code == 0);
+    const ToolResult scored =
+        run_eval({"image", "--detections", dir / "run.json", "--annotations", annotations, "--json", dir / "r.json"});
+    INFO("cascade-eval: " << scored.err);
+    REQUIRE(scored.code == 0);
+    return eval::read_json(dir / "r.json").models.at(0);
+}
+
+// --min-score below a model's last threshold extends its run's curve past the model's operating point, as
+// --model's curve goes on there. `model`'s own curve (`own`) rarely goes past on the small composite set, so
+// a stricter copy, its last threshold raised to the score of the curve's middle point, has hits beyond it.
+void check_min_score_extends(const std::string& model, const eval::ModelResult& own, const TempDir& dir,
+                             const std::string& annotations) {
+    Model strict = load_model(model);
+    const float raised = static_cast<float>(own.curve[own.curve.size() / 2].threshold);
+    std::visit([&](auto& c) { c.stages.back().threshold = raised; }, strict.cascade);
+    save_model(strict, dir / "strict.xml");
+    const ToolResult scanned = run_eval({"image", "--model", dir / "strict.xml", "--group", "nms", "--annotations",
+                                         annotations, "--json", dir / "s.json"});
+    REQUIRE(scanned.code == 0);
+    const eval::ModelResult m = eval::read_json(dir / "s.json").models.at(0);
+    const eval::ModelResult at_threshold = detections_curve({"--model", dir / "strict.xml"}, dir, annotations);
+    const eval::ModelResult below =
+        detections_curve({"--model", dir / "strict.xml", "--min-score", "-1e30"}, dir, annotations);
+    CHECK(setting(below, "min_score") == "-1.00000002e+30");
+    // The run at the model's threshold stops where --model's scores drop below -span / 2 (the windows the last
+    // stage rejects); with --min-score -1e30 it goes on as --model does, point for point.
+    CHECK(at_threshold.curve.size() < m.curve.size());
+    REQUIRE(below.curve.size() == m.curve.size());
+    for (std::size_t i = 0; i < m.curve.size(); ++i) {
+        CAPTURE(i);
+        CHECK(below.curve[i].false_positives == m.curve[i].false_positives);
+        CHECK(below.curve[i].miss_rate == m.curve[i].miss_rate);
+    }
+    CHECK(below.log_average_miss_rate == m.log_average_miss_rate);
+    CHECK(below.log_average_miss_rate <= at_threshold.log_average_miss_rate);  // equal when past 1 FPPI
 }
 
 }  // namespace
@@ -102,6 +151,8 @@ TEST_CASE("cascade-eval image --detections of a cascade-detect run equals --mode
         }
         CHECK(d.log_average_miss_rate == doctest::Approx(eval::log_average_miss_rate(accepted)));
         if (accepted.size() == m.curve.size()) CHECK(d.log_average_miss_rate == m.log_average_miss_rate);
+
+        check_min_score_extends(model, m, dir, annotations);
 
         // The two result files draw on one plot.
         CHECK(run_eval({"compare", dir / "d.json", dir / "m.json", "--plot", dir / "both.png"}).code == 0);
