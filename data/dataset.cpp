@@ -43,11 +43,14 @@ Dataset load_dataset(const DatasetSpec& spec) {
     std::set<std::string> held_groups;
     for (const PositiveSource& s : test) held_groups.insert(s.group);
     data.heldout_photos = static_cast<int>(held_groups.size());
-    std::vector<PositiveSample> samples = load_positives(train, spec.crop, spec.threads);
+    CropParams crop = spec.crop;
+    crop.jitter.seed = spec.seed;
+    std::vector<PositiveSample> samples = load_positives(train, crop, spec.threads);
     for (const PositiveSample& s : samples) data.positive_groups.push_back(s.group);
     data.positives = windows_of(samples);
     CropParams plain = spec.crop;
     plain.mirror = false;
+    plain.jitter.copies = 0;
     samples = load_positives(test, plain, spec.threads);
     data.heldout_positives = windows_of(samples);
 

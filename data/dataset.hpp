@@ -16,14 +16,14 @@ namespace cascade::data {
 struct DatasetSpec {
     std::vector<std::string> positives;  // sources, see positive_samples.hpp
     std::vector<std::string> negatives;  // folders or list files of images
-    CropParams crop;                     // window, margin, padding, mirror (training positives only)
+    CropParams crop;  // window, margin, padding; mirror and jitter for training positives only (seed: `seed`)
     double holdout = 0.0;                // fraction of positive photos and negative images held out
     std::uint64_t seed = 1;
     int threads = 0;
 };
 
 struct Dataset {
-    std::vector<GrayImage> positives;          // training, window-sized (mirror twins added when asked)
+    std::vector<GrayImage> positives;          // training, window-sized (jittered copies, mirror twins as asked)
     std::vector<std::string> positive_groups;  // source photo of each training positive
     std::vector<NegativeImage> negatives;      // training
     std::vector<GrayImage> heldout_positives;  // window-sized, never mirrored

@@ -10,6 +10,7 @@
 #include "common/parallel.hpp"
 #include "data/annotations.hpp"
 #include "data/image_files.hpp"
+#include "data/random.hpp"
 
 namespace fs = std::filesystem;
 
@@ -102,7 +103,50 @@ GrayImage mirrored(const GrayImage& image) {
     return from_mat(flipped);
 }
 
+// Uniform in [-1, 1).
+double symmetric_unit(Random& random) {
+    return static_cast<double>(random.next() >> 11) * 0x1p-52 - 1.0;
+}
+
+// The window-sized sample of `source` and its jittered copies, in load_positives' order.
+std::vector<GrayImage> sample_windows(const PositiveSource& s, int index, const CropParams& p) {
+    const GrayImage image = read_gray(s.path);
+    const cv::Mat m = as_mat(image);
+    if (s.box) {
+        if (p.jitter.copies > 0) throw InputError(s.path, "jitter takes crops, not annotated boxes");
+        return {crop_from_box(m, s.path, *s.box, p)};
+    }
+    std::vector<GrayImage> out{crop_from_crop(m, s.path, p)};
+    const double pixels_per_window_pixel =
+        p.margin < 0 ? 1.0 : static_cast<double>(image.width - 2 * p.margin) / p.window.width;
+    for (int c = 0; c < p.jitter.copies; ++c) {
+        const GrayImage copy = jittered(image, draw_jitter(p.jitter, index, c), pixels_per_window_pixel);
+        out.push_back(crop_from_crop(as_mat(copy), s.path, p));
+    }
+    return out;
+}
+
 }  // namespace
+
+JitterDraw draw_jitter(const Jitter& jitter, int sample, int copy) {
+    Random random(jitter.seed, {static_cast<std::uint64_t>(sample), static_cast<std::uint64_t>(copy)});
+    JitterDraw d;
+    d.scale = std::pow(jitter.scale, symmetric_unit(random));
+    d.dx = jitter.shift * symmetric_unit(random);
+    d.dy = jitter.shift * symmetric_unit(random);
+    return d;
+}
+
+GrayImage jittered(const GrayImage& image, const JitterDraw& d, double pixels_per_window_pixel) {
+    // Output pixel p samples the input at c + s (p - c) + k d, c the centre between the middle pixels.
+    const double cx = (image.width - 1) / 2.0, cy = (image.height - 1) / 2.0;
+    const cv::Matx23d to_source(d.scale, 0, cx * (1 - d.scale) + pixels_per_window_pixel * d.dx,  //
+                                0, d.scale, cy * (1 - d.scale) + pixels_per_window_pixel * d.dy);
+    cv::Mat out;
+    cv::warpAffine(as_mat(image), out, to_source, cv::Size(image.width, image.height),
+                   cv::INTER_LINEAR | cv::WARP_INVERSE_MAP, cv::BORDER_REPLICATE);
+    return from_mat(out);
+}
 
 std::vector<PositiveSource> find_positives(const std::string& source) {
     std::vector<PositiveSource> out;
@@ -135,18 +179,22 @@ std::vector<PositiveSource> find_positives(const std::string& source) {
 
 std::vector<PositiveSample> load_positives(const std::vector<PositiveSource>& sources, const CropParams& params,
                                            int threads) {
-    const int copies = params.mirror ? 2 : 1;
+    if (params.jitter.copies < 0) throw InputError("--jitter", "must be 0 or more copies");
+    if (params.jitter.shift < 0) throw InputError("--jitter-shift", "must be 0 or more pixels");
+    if (!(params.jitter.scale >= 1.0)) throw InputError("--jitter-scale", "must be at least 1");
+    const int mirrors = params.mirror ? 2 : 1;
+    const int copies = (1 + params.jitter.copies) * mirrors;
     std::vector<PositiveSample> samples(sources.size() * static_cast<std::size_t>(copies));
     parallel_for(
         static_cast<int>(sources.size()),
         [&](int i) {
             const PositiveSource& s = sources[static_cast<std::size_t>(i)];
-            const GrayImage image = read_gray(s.path);
-            const cv::Mat m = as_mat(image);
-            PositiveSample& sample = samples[static_cast<std::size_t>(i * copies)];
-            sample.window = s.box ? crop_from_box(m, s.path, *s.box, params) : crop_from_crop(m, s.path, params);
-            sample.group = s.group;
-            if (params.mirror) samples[static_cast<std::size_t>(i * copies + 1)] = {mirrored(sample.window), s.group};
+            std::size_t next = static_cast<std::size_t>(i) * static_cast<std::size_t>(copies);
+            for (GrayImage& window : sample_windows(s, i, params)) {
+                if (params.mirror) samples[next + 1] = {mirrored(window), s.group};
+                samples[next] = {std::move(window), s.group};
+                next += static_cast<std::size_t>(mirrors);
+            }
         },
         threads);
     return samples;

@@ -8,11 +8,15 @@
 //     opencv_createsamples info file. Each box is grown by `padding` times its size on each side, widened or
 //     heightened about its centre to the window's aspect ratio, cut out (the image's edge pixels repeat where
 //     the box leaves the image) and resized to the window.
+// Jitter (crops only) adds shifted and scaled copies of each crop: the whole crop resampled about its centre, so
+// that the window shows the person a few pixels off and a little larger or smaller, as a detector's scan with
+// its stride and pyramid step sees people; the margin supplies the pixels that move in.
 // A sample's group names the photo it comes from: the source image for annotated boxes, and for crops the file
 // stem without trailing lower-case letters (INRIA's crop001001a..f are one photo, mirror twins included), so
 // that a held-out split never separates twins.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -30,11 +34,34 @@ struct PositiveSource {
 
 std::vector<PositiveSource> find_positives(const std::string& source);
 
+// Each copy's shift is uniform in [-shift, shift] window pixels in x and in y, its size factor log-uniform in
+// [1 / scale, scale]; the draws come from (seed, sample index, copy), so they do not depend on the threads.
+struct Jitter {
+    int copies = 0;      // jittered copies of each crop (0: none)
+    double shift = 4.0;  // window pixels; 4 is half the detectors' usual stride of 8
+    double scale = 1.1;  // >= 1; 1.1 spans about a pyramid step of 1.2
+    std::uint64_t seed = 1;
+};
+
+struct JitterDraw {
+    double scale = 1.0;       // the window shows a region this many times its size
+    double dx = 0.0, dy = 0.0;  // whose centre is this far from the crop's centre, in window pixels
+};
+
+JitterDraw draw_jitter(const Jitter& jitter, int sample, int copy);
+
+// `image` resampled (bilinear, edge pixels repeated) so that the region of size scale x the output about
+// centre + (dx, dy) x pixels_per_window_pixel fills the output, the image's centre staying the centre: a crop
+// with the object centred in it stays a crop of the same size, shifted and scaled. For a crop whose window is
+// resized from the crop minus a margin, pixels_per_window_pixel is the crop pixels per window pixel.
+GrayImage jittered(const GrayImage& image, const JitterDraw& draw, double pixels_per_window_pixel);
+
 struct CropParams {
     Size window{64, 128};
     int margin = -1;       // crops: -1 = centre window-sized region; >= 0 = crop minus margin, resized
     double padding = 0.0;  // annotated boxes: growth on each side, as a fraction of the box size
     bool mirror = false;   // add each sample's mirror image
+    Jitter jitter;         // crops: add jittered copies (and their mirror images with `mirror`)
 };
 
 struct PositiveSample {
@@ -42,8 +69,9 @@ struct PositiveSample {
     std::string group;
 };
 
-// Decodes and crops every source on all cores; a mirror twin follows its original. Throws InputError for an
-// unreadable image or a crop smaller than the window (without margin) or with nothing left inside the margin.
+// Decodes and crops every source on all cores: per source the sample, then its jittered copies, each followed by
+// its mirror twin with `mirror`. Throws InputError for an unreadable image, a crop smaller than the window
+// (without margin) or with nothing left inside the margin, or jitter asked of an annotated box.
 std::vector<PositiveSample> load_positives(const std::vector<PositiveSource>& sources, const CropParams& params,
                                            int threads);
 
