@@ -153,6 +153,24 @@ std::vector<double> initial_sums(SumPolicy policy, const HogCascade& cascade, co
     return sums;
 }
 
+// Why training stops after stage s's mining measured `fppw` (empty: it goes on).
+std::string mining_stop(int s, double fppw, const MiningReport& mined, const CascadeOptions& options) {
+    if (s > 0 && fppw <= options.target_false_alarm)
+        return format("the cascade's FPPW on the negative images, %.3g, reached the target %.3g", fppw,
+                      options.target_false_alarm);
+    if (mined.found < options.min_negatives)
+        return "the negative images yield only " + std::to_string(mined.found) + " false positives (fewer than " +
+               std::to_string(options.min_negatives) + ")";
+    return {};
+}
+
+// The stage log's sample counts: "positives P[, calibration C], negatives N".
+std::string sample_counts(const WindowSet& positives, const WindowSet& calibration, const WindowSet& negatives) {
+    return "positives " + std::to_string(positives.size()) +
+           (calibration.empty() ? "" : ", calibration " + std::to_string(calibration.size())) + ", negatives " +
+           std::to_string(negatives.size());
+}
+
 // Appends a trained stage to the cascade and the outcome.
 void add_stage(const StageResult& stage, TrainingOutcome& outcome) {
     HogCascade& cascade = outcome.cascade;
@@ -190,7 +208,7 @@ bool add_final_stage(const WindowSet& positives, const std::vector<data::Negativ
 }  // namespace
 
 TrainingOutcome train_cascade(WindowSet positives, const std::vector<data::NegativeImage>& negatives,
-                              const CascadeOptions& options, data::Progress& progress) {
+                              const CascadeOptions& options, data::Progress& progress, WindowSet calibration) {
     TrainingOutcome outcome;
     HogCascade& cascade = outcome.cascade;
     Checkpoint state = start_state(options, cascade, progress);
@@ -217,26 +235,24 @@ TrainingOutcome train_cascade(WindowSet positives, const std::vector<data::Negat
 
         const Accepted kept = accepted(cascade, positives, options.stage.threads);
         positives.keep(kept.indices);
+        const Accepted kept_calibration = accepted(cascade, calibration, options.stage.threads);
+        calibration.keep(kept_calibration.indices);
+        const Calibration calibrating{&calibration, options.policy == SumPolicy::running ? kept_calibration.scores
+                                                                                          : std::vector<double>{}};
 
         WindowSet mined_negatives(options.window);
         const MiningReport mined = mine_negatives(cascade, negatives, s, options.mining, mined_negatives,
                                                   [&](int, int) { show(measured_false_alarm); });
         measured_false_alarm = log_mining(name, s, mined, progress);
         show(measured_false_alarm);
-        if (s > 0 && measured_false_alarm <= options.target_false_alarm) {
-            outcome.stop_reason = format("the cascade's FPPW on the negative images, %.3g, reached the target %.3g",
-                                         measured_false_alarm, options.target_false_alarm);
-            break;
-        }
-        if (mined.found < options.min_negatives) {
-            outcome.stop_reason = "the negative images yield only " + std::to_string(mined.found) +
-                                  " false positives (fewer than " + std::to_string(options.min_negatives) + ")";
+        if (const std::string stop = mining_stop(s, measured_false_alarm, mined, options); !stop.empty()) {
+            outcome.stop_reason = stop;
             break;
         }
 
         const StageResult stage =
             train_stage(positives, mined_negatives, initial_sums(options.policy, cascade, kept, mined_negatives, options),
-                        pool, s, options.stage, [&](const WeakReport& w) {
+                        calibrating, pool, s, options.stage, [&](const WeakReport& w) {
             log_weak(name, options.stage.bins, w, progress);
             show(measured_false_alarm * w.false_alarm);
         });
@@ -252,8 +268,8 @@ TrainingOutcome train_cascade(WindowSet positives, const std::vector<data::Negat
                      format(", threshold %.4f, hit rate %.4f, false alarm %.4f", stage.threshold, stage.hit_rate,
                             stage.false_alarm) +
                      format("; products: hit rate %.4f, false alarm %.3g", training_hit_rate, training_false_alarm) +
-                     "; positives " + std::to_string(positives.size()) + ", negatives " +
-                     std::to_string(mined_negatives.size()) + "; " + cli::duration_text(seconds() - stage_start));
+                     "; " + sample_counts(positives, calibration, mined_negatives) + "; " +
+                     cli::duration_text(seconds() - stage_start));
         if (stage.false_alarm > options.stage.max_false_alarm)
             progress.log(name + ": stopped at " + std::to_string(options.stage.max_weaks) +
                          " learners above the false-alarm goal");

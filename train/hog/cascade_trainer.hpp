@@ -67,8 +67,11 @@ constexpr int kProgressUnits = 100;
 constexpr const char* kProgressUnit = "% of log FPPW target";
 
 // `positives` are filtered stage by stage (pass them with std::move to spare a copy). `progress` should count
-// kProgressUnits units.
+// kProgressUnits units. `calibration`: positives that set the boosted stages' thresholds and fit no learner
+// (stage_trainer.hpp), filtered stage by stage as the others; empty: the fitting positives set them. The
+// final SVM stage fits and sets its threshold on the fitting positives.
 TrainingOutcome train_cascade(WindowSet positives, const std::vector<data::NegativeImage>& negatives,
-                              const CascadeOptions& options, data::Progress& progress);
+                              const CascadeOptions& options, data::Progress& progress,
+                              WindowSet calibration = WindowSet());
 
 }  // namespace cascade::train::hog

@@ -38,6 +38,8 @@ negative images (false positives of the cascade so far, at all scales). --bins 0
 learners (+-vote), --bins N real AdaBoost's N response bins over each SVM's projection; --sum running makes
 each stage continue the sum of the stages before (a soft cascade); --final-negatives N ends the cascade with
 one linear SVM over a 16x16 block grid of the whole window, trained on N negatives mined with the stages.
+--calibration F sets the boosted stages' thresholds on the crops of a fraction F of the training photos that
+fit no learner, so that each stage keeps of unseen people about what it keeps of them.
 
 Positives are crops of the 64x128 window plus --pos-margin pixels on each side (INRIA's 96x160 crops), from
 folders or list files; the margin gives the window's border pixels their true gradients. A fraction --holdout
@@ -57,6 +59,7 @@ struct Settings {
     bool resume = false;
     int margin = 16;
     double holdout = 0.2;
+    double calibration = 0.0;
     CascadeOptions cascade;
     std::string sum = "per-stage";
     double eval_scale = 1.1;
@@ -76,6 +79,7 @@ void check(const Settings& s) {
     require(!s.resume || !s.checkpoint.empty(), "resume", "needs --checkpoint DIR");
     require(s.margin >= 1, "pos-margin", "must be at least 1 (the window's border pixels need neighbours)");
     require(s.holdout >= 0.0 && s.holdout < 1.0, "holdout", "must be in [0, 1)");
+    require(s.calibration >= 0.0 && s.calibration < 1.0, "calibration", "must be in [0, 1)");
     require(st.min_hit_rate > 0.0 && st.min_hit_rate <= 1.0, "min-hit-rate", "must be in (0, 1]");
     require(st.max_false_alarm > 0.0 && st.max_false_alarm < 1.0, "max-false-alarm", "must be in (0, 1)");
     require(s.cascade.target_false_alarm > 0.0 && s.cascade.target_false_alarm < 1.0, "target-false-alarm", "must be in (0, 1)");
@@ -113,7 +117,8 @@ std::string fingerprint(const Settings& s, const HogData& data) {
     std::ostringstream out;
     out.precision(17);
     out << "data " << std::hex << h << std::dec << " positives " << data.train_positives.size() << " negatives "
-        << data.train_negatives.size() << " margin " << s.margin << " holdout " << s.holdout << " seed " << c.stage.seed
+        << data.train_negatives.size() << " margin " << s.margin << " holdout " << s.holdout
+        << " calibration " << s.calibration << " seed " << c.stage.seed
         << " min-hit-rate " << c.stage.min_hit_rate << " max-false-alarm " << c.stage.max_false_alarm
         << " blocks-per-round " << c.stage.blocks_per_round << " bins " << c.stage.bins << " sum " << s.sum
         << " max-learners " << c.stage.max_weaks << " svm-c "
@@ -177,7 +182,14 @@ int run(const Settings& s) {
         return 0;
     }
 
-    WindowSet positives = load_positive_windows(data.train_positives, window, s.margin, s.threads);
+    std::vector<data::PositiveSource> fitting, calibrating;
+    split_calibration(data.train_positives, s.calibration, s.cascade.stage.seed, fitting, calibrating);
+    WindowSet positives = load_positive_windows(fitting, window, s.margin, s.threads);
+    WindowSet calibration = load_positive_windows(calibrating, window, s.margin, s.threads);
+    if (!calibrating.empty())
+        progress.log("calibration: " + std::to_string(calibrating.size()) + " of the training crops (--calibration " +
+                     cli::real_text(s.calibration) + ", by source photo) set the boosted stages' thresholds, " +
+                     std::to_string(fitting.size()) + " fit the learners");
     progress.log("loaded in " + cli::duration_text(progress.elapsed()));
 
     CascadeOptions options = s.cascade;
@@ -188,7 +200,7 @@ int run(const Settings& s) {
     options.stage.threads = options.mining.threads = options.final_svm.threads = s.threads;
     options.mining.seed = options.stage.seed;
     const TrainingOutcome outcome =
-        train_cascade(std::move(positives), data.train_negatives, options, progress);
+        train_cascade(std::move(positives), data.train_negatives, options, progress, std::move(calibration));
     if (outcome.cascade.stages.empty())
         throw InputError(s.output, "not written: no stage could be trained (" + outcome.stop_reason + ")");
     save_model(Model{outcome.cascade, s.output}, s.output);
@@ -217,6 +229,7 @@ int command(int argc, char** argv) {
         ("evaluate", po::value(&s.evaluate), "evaluate this HoG model on the held-out data instead of training")
         ("pos-margin", po::value(&s.margin)->default_value(16), "pixels around the 64x128 window in each crop")
         ("holdout", po::value(&s.holdout)->default_value(0.2), "fraction of source photos and negative images held out")
+        ("calibration", po::value(&s.calibration)->default_value(0.0), "fraction of the training photos whose crops only set the boosted stages' thresholds (0: none)")
         ("seed", po::value(&c.stage.seed)->default_value(1), "seed of every random choice")
         ("threads", po::value(&s.threads)->default_value(0), "worker threads (0: all cores)")
         ("stages", po::value(&c.max_stages)->default_value(30), "maximum number of stages")

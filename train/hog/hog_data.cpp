@@ -45,6 +45,15 @@ HogData find_hog_data(const std::vector<std::string>& positive_sources, const st
     return data;
 }
 
+void split_calibration(const std::vector<data::PositiveSource>& positives, double fraction, std::uint64_t seed,
+                       std::vector<data::PositiveSource>& fitting, std::vector<data::PositiveSource>& calibrating) {
+    std::vector<std::string> groups;
+    for (const data::PositiveSource& p : positives) groups.push_back(p.group);
+    const std::vector<bool> calibrates = data::held_out_by_group(groups, fraction, seed * 1000003 + 13);
+    for (std::size_t i = 0; i < positives.size(); ++i) (calibrates[i] ? calibrating : fitting).push_back(positives[i]);
+    if (fitting.empty()) throw InputError("--calibration", "leaves no positive crop to fit the learners");
+}
+
 WindowSet load_positive_windows(const std::vector<data::PositiveSource>& crops, Size window, int margin, int threads) {
     const Size expected{window.width + 2 * margin, window.height + 2 * margin};
     std::vector<WindowSet> one(crops.size(), WindowSet(window));

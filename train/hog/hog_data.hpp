@@ -30,6 +30,12 @@ struct HogData {
 HogData find_hog_data(const std::vector<std::string>& positive_sources, const std::vector<std::string>& negative_sources,
                       Size window, double holdout, std::uint64_t seed, int threads);
 
+// Splits `positives` into those that fit the learners and those that calibrate the stage thresholds: the
+// crops of round(fraction * photos) of the source photos (mirror twins together), chosen under `seed` on the
+// stream the LBP trainer's --calibration uses. Throws InputError when no crop is left to fit.
+void split_calibration(const std::vector<data::PositiveSource>& positives, double fraction, std::uint64_t seed,
+                       std::vector<data::PositiveSource>& fitting, std::vector<data::PositiveSource>& calibrating);
+
 // The window at (margin, margin) of each crop. Every crop must be exactly the window plus `margin` on each
 // side (InputError naming the file otherwise; margin >= 1).
 WindowSet load_positive_windows(const std::vector<data::PositiveSource>& crops, Size window, int margin, int threads);

@@ -53,6 +53,25 @@ std::vector<float> projections_of(const HogWeak& weak, const std::vector<float>&
     return p;
 }
 
+// Adds `weak`'s response on each of `windows` to `sums`.
+void add_responses(const HogWeak& weak, const WindowSet& windows, std::vector<double>& sums) {
+    float descriptor[kHogBlockDims];
+    for (int i = 0; i < windows.size(); ++i) {
+        hog_block_descriptor(windows.view(i), 0, 0, weak.block, descriptor);
+        sums[static_cast<std::size_t>(i)] += hog_response(weak, hog_projection(weak, descriptor));
+    }
+}
+
+// The stage threshold on the calibration positives' sums and the negatives' (the tail of `sums`), or on
+// `sums` (fitting positives first) without calibration positives.
+void set_stage_threshold(const std::vector<double>& sums, int num_positives,
+                         const std::vector<double>& calibration_sums, double min_hit_rate, StageResult& result) {
+    if (calibration_sums.empty()) return set_threshold(sums, num_positives, min_hit_rate, result);
+    std::vector<double> calibrated = calibration_sums;
+    calibrated.insert(calibrated.end(), sums.begin() + num_positives, sums.end());
+    set_threshold(calibrated, static_cast<int>(calibration_sums.size()), min_hit_rate, result);
+}
+
 }  // namespace
 
 float threshold_keeping(std::vector<double> sums, std::size_t keep) {
@@ -75,13 +94,15 @@ void set_threshold(const std::vector<double>& sums, int num_positives, double mi
 }
 
 StageResult train_stage(const WindowSet& positives, const WindowSet& negatives, const std::vector<double>& initial_sums,
-                        const std::vector<Rect>& pool, int stage_index, const StageOptions& options,
-                        const std::function<void(const WeakReport&)>& on_weak) {
+                        const Calibration& calibration, const std::vector<Rect>& pool, int stage_index,
+                        const StageOptions& options, const std::function<void(const WeakReport&)>& on_weak) {
     const Samples samples(positives, negatives);
     const int n = samples.size(), num_pos = samples.num_positives();
     std::vector<int> labels(static_cast<std::size_t>(n));
     std::vector<double> weights(static_cast<std::size_t>(n)), sums = initial_sums;
     sums.resize(static_cast<std::size_t>(n), 0.0);
+    std::vector<double> calibration_sums = calibration.sums;
+    if (calibration.windows) calibration_sums.resize(static_cast<std::size_t>(calibration.windows->size()), 0.0);
     double class_total[2] = {0.0, 0.0};
     for (int i = 0; i < n; ++i) {
         const auto k = static_cast<std::size_t>(i);
@@ -126,8 +147,9 @@ StageResult train_stage(const WindowSet& positives, const WindowSet& negatives, 
             weights[k] *= std::exp(-static_cast<double>(response) * labels[k]);
         }
         result.weaks.push_back(weak);
+        if (calibration.windows) add_responses(weak, *calibration.windows, calibration_sums);
 
-        set_threshold(sums, num_pos, options.min_hit_rate, result);
+        set_stage_threshold(sums, num_pos, calibration_sums, options.min_hit_rate, result);
 
         on_weak({round, weak.block, best->score, result.threshold, result.hit_rate, result.false_alarm});
         if (result.false_alarm <= options.max_false_alarm) break;

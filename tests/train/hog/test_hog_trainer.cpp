@@ -6,6 +6,8 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -242,6 +244,7 @@ TEST_CASE("bad input gives InputError and a non-zero exit, and writes nothing") 
     CHECK(run_cli({"--pos", broken.parent_path().string(), "--neg", neg, "--output", out}) == 1);
     CHECK(run_cli({"--pos", neg, "--neg", neg, "--output", out, "--holdout", "0"}) == 1);  // wrong size
     CHECK(run_cli({"--pos", pos, "--neg", neg, "--output", out, "--min-hit-rate", "1.5"}) == 2);
+    CHECK(run_cli({"--pos", pos, "--neg", neg, "--output", out, "--calibration", "1"}) == 2);
     CHECK(run_cli({"--pos", pos, "--neg", neg, "--output", out, "--resume"}) == 2);
     CHECK(run_cli({"--pos", pos, "--neg", neg, "--output", (tmp.path / "no/such/dir/m.xml").string()}) == 1);
     CHECK(run_cli({"--pos", pos, "--neg", neg, "--output", out, "--checkpoint", (tmp.path / "nothing").string(),
@@ -304,4 +307,44 @@ TEST_CASE("real AdaBoost over a running sum with a final SVM stage: a soft casca
     CHECK(all.hit_rate >= 0.8);
     CHECK(all.fppw <= 0.05);
     CHECK(e.depths[2].fppw > all.fppw);  // the SVM stage rejects windows the boosted stages pass
+}
+
+TEST_CASE("calibration positives, which fit no learner, set the stage thresholds of a soft cascade") {
+    const auto data = subset(300, 0, 60, 0);
+    if (!data) return;
+    data::Progress progress(kProgressUnit, kProgressUnits);
+    std::vector<data::PositiveSource> fitting, calibrating;
+    split_calibration(data->train_pos, 0.3, 5, fitting, calibrating);
+    REQUIRE(!calibrating.empty());
+    for (const auto& c : calibrating)  // mirror twins stay on one side
+        for (const auto& f : fitting) CHECK(c.group != f.group);
+    const WindowSet calibration = load_positive_windows(calibrating, {64, 128}, 16, 0);
+    CascadeOptions options = small_options();
+    options.max_stages = 3;
+    options.policy = SumPolicy::running;
+    options.stage.bins = 4;
+    options.stage.min_hit_rate = 0.97;
+    const WindowSet fit = load_positive_windows(fitting, {64, 128}, 16, 0);
+    const TrainingOutcome outcome = train_cascade(fit, data->train_neg, options, progress, calibration);
+    const HogCascade& c = outcome.cascade;
+    REQUIRE(c.stages.size() == 3);
+
+    // Each stage keeps at least ceil(0.97 n) of the n calibration crops that reach it (more on tied sums) and
+    // reports that hit rate, as the detector decides (the fitting crops' would differ: their sums are what the
+    // learners fitted).
+    const HogCascadeView view = view_of(c);
+    std::vector<int> depths;
+    for (int i = 0; i < calibration.size(); ++i) {
+        const HogIntegralView sampler = calibration.view(i);
+        double sum = 0.0;
+        depths.push_back(run_stages(view, HogWindow<HogIntegralView>{view, sampler, 0, 0}, 0, 3, sum));
+    }
+    for (int s = 0; s < 3; ++s) {
+        const auto reached = std::count_if(depths.begin(), depths.end(), [s](int d) { return d >= s; });
+        const auto passed = std::count_if(depths.begin(), depths.end(), [s](int d) { return d > s; });
+        CAPTURE(s);
+        REQUIRE(reached > 0);
+        CHECK(passed >= static_cast<long>(std::ceil(0.97 * static_cast<double>(reached) - 1e-9)));
+        CHECK(static_cast<double>(passed) / static_cast<double>(reached) == outcome.stages[s].hit_rate);
+    }
 }
