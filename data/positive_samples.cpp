@@ -128,6 +128,12 @@ std::vector<GrayImage> sample_windows(const PositiveSource& s, int index, const 
 
 }  // namespace
 
+void check_jitter(const Jitter& jitter) {
+    if (jitter.copies < 0) throw InputError("--jitter", "must be 0 or more copies");
+    if (jitter.shift < 0) throw InputError("--jitter-shift", "must be 0 or more pixels");
+    if (!(jitter.scale >= 1.0)) throw InputError("--jitter-scale", "must be at least 1");
+}
+
 JitterDraw draw_jitter(const Jitter& jitter, int sample, int copy) {
     Random random(jitter.seed, {static_cast<std::uint64_t>(sample), static_cast<std::uint64_t>(copy)});
     JitterDraw d;
@@ -179,9 +185,7 @@ std::vector<PositiveSource> find_positives(const std::string& source) {
 
 std::vector<PositiveSample> load_positives(const std::vector<PositiveSource>& sources, const CropParams& params,
                                            int threads) {
-    if (params.jitter.copies < 0) throw InputError("--jitter", "must be 0 or more copies");
-    if (params.jitter.shift < 0) throw InputError("--jitter-shift", "must be 0 or more pixels");
-    if (!(params.jitter.scale >= 1.0)) throw InputError("--jitter-scale", "must be at least 1");
+    check_jitter(params.jitter);
     const int mirrors = params.mirror ? 2 : 1;
     const int copies = (1 + params.jitter.copies) * mirrors;
     std::vector<PositiveSample> samples(sources.size() * static_cast<std::size_t>(copies));

@@ -48,6 +48,10 @@ struct JitterDraw {
     double dx = 0.0, dy = 0.0;  // whose centre is this far from the crop's centre, in window pixels
 };
 
+// Throws InputError naming the option (--jitter, --jitter-shift, --jitter-scale) for a negative count or shift
+// or a scale below 1.
+void check_jitter(const Jitter& jitter);
+
 JitterDraw draw_jitter(const Jitter& jitter, int sample, int copy);
 
 // `image` resampled (bilinear, edge pixels repeated) so that the region of size scale x the output about

@@ -39,7 +39,8 @@ learners (+-vote), --bins N real AdaBoost's N response bins over each SVM's proj
 each stage continue the sum of the stages before (a soft cascade); --final-negatives N ends the cascade with
 one linear SVM over a 16x16 block grid of the whole window, trained on N negatives mined with the stages.
 --calibration F sets the boosted stages' thresholds on the crops of a fraction F of the training photos that
-fit no learner, so that each stage keeps of unseen people about what it keeps of them.
+fit no learner, so that each stage keeps of unseen people about what it keeps of them. --jitter N adds N
+shifted and scaled copies of every crop that fits the learners (the margin supplies the pixels moving in).
 
 Positives are crops of the 64x128 window plus --pos-margin pixels on each side (INRIA's 96x160 crops), from
 folders or list files; the margin gives the window's border pixels their true gradients. A fraction --holdout
@@ -60,6 +61,7 @@ struct Settings {
     int margin = 16;
     double holdout = 0.2;
     double calibration = 0.0;
+    data::Jitter jitter;
     CascadeOptions cascade;
     std::string sum = "per-stage";
     double eval_scale = 1.1;
@@ -118,7 +120,8 @@ std::string fingerprint(const Settings& s, const HogData& data) {
     out.precision(17);
     out << "data " << std::hex << h << std::dec << " positives " << data.train_positives.size() << " negatives "
         << data.train_negatives.size() << " margin " << s.margin << " holdout " << s.holdout
-        << " calibration " << s.calibration << " seed " << c.stage.seed
+        << " calibration " << s.calibration << " jitter " << s.jitter.copies << " " << s.jitter.shift << " "
+        << s.jitter.scale << " seed " << c.stage.seed
         << " min-hit-rate " << c.stage.min_hit_rate << " max-false-alarm " << c.stage.max_false_alarm
         << " blocks-per-round " << c.stage.blocks_per_round << " bins " << c.stage.bins << " sum " << s.sum
         << " max-learners " << c.stage.max_weaks << " svm-c "
@@ -184,7 +187,9 @@ int run(const Settings& s) {
 
     std::vector<data::PositiveSource> fitting, calibrating;
     split_calibration(data.train_positives, s.calibration, s.cascade.stage.seed, fitting, calibrating);
-    WindowSet positives = load_positive_windows(fitting, window, s.margin, s.threads);
+    data::Jitter jitter = s.jitter;
+    jitter.seed = s.cascade.stage.seed;
+    WindowSet positives = load_positive_windows(fitting, window, s.margin, s.threads, jitter);
     WindowSet calibration = load_positive_windows(calibrating, window, s.margin, s.threads);
     if (!calibrating.empty())
         progress.log("calibration: " + std::to_string(calibrating.size()) + " of the training crops (--calibration " +
@@ -229,6 +234,9 @@ int command(int argc, char** argv) {
         ("evaluate", po::value(&s.evaluate), "evaluate this HoG model on the held-out data instead of training")
         ("pos-margin", po::value(&s.margin)->default_value(16), "pixels around the 64x128 window in each crop")
         ("holdout", po::value(&s.holdout)->default_value(0.2), "fraction of source photos and negative images held out")
+        ("jitter", po::value(&s.jitter.copies)->default_value(0), "add this many shifted and scaled copies of every fitting crop (data/positive_samples.hpp)")
+        ("jitter-shift", po::value(&s.jitter.shift)->default_value(s.jitter.shift, "4"), "jitter: shift of at most this many pixels in x and in y")
+        ("jitter-scale", po::value(&s.jitter.scale)->default_value(s.jitter.scale, "1.1"), "jitter: size factor between 1/F and F")
         ("calibration", po::value(&s.calibration)->default_value(0.0), "fraction of the training photos whose crops only set the boosted stages' thresholds (0: none)")
         ("seed", po::value(&c.stage.seed)->default_value(1), "seed of every random choice")
         ("threads", po::value(&s.threads)->default_value(0), "worker threads (0: all cores)")

@@ -54,7 +54,9 @@ void split_calibration(const std::vector<data::PositiveSource>& positives, doubl
     if (fitting.empty()) throw InputError("--calibration", "leaves no positive crop to fit the learners");
 }
 
-WindowSet load_positive_windows(const std::vector<data::PositiveSource>& crops, Size window, int margin, int threads) {
+WindowSet load_positive_windows(const std::vector<data::PositiveSource>& crops, Size window, int margin, int threads,
+                                const data::Jitter& jitter) {
+    data::check_jitter(jitter);
     const Size expected{window.width + 2 * margin, window.height + 2 * margin};
     std::vector<WindowSet> one(crops.size(), WindowSet(window));
     parallel_for(
@@ -70,6 +72,10 @@ WindowSet load_positive_windows(const std::vector<data::PositiveSource>& crops, 
             HogIntegral integral;
             compute_hog_integral(crop.view(), integral);
             one[static_cast<std::size_t>(i)].add(integral.view(), margin, margin);
+            for (int c = 0; c < jitter.copies; ++c) {  // the crop is the window unscaled: 1 pixel per window pixel
+                compute_hog_integral(data::jittered(crop, data::draw_jitter(jitter, i, c), 1.0).view(), integral);
+                one[static_cast<std::size_t>(i)].add(integral.view(), margin, margin);
+            }
         },
         threads);
     WindowSet all(window);

@@ -36,8 +36,11 @@ HogData find_hog_data(const std::vector<std::string>& positive_sources, const st
 void split_calibration(const std::vector<data::PositiveSource>& positives, double fraction, std::uint64_t seed,
                        std::vector<data::PositiveSource>& fitting, std::vector<data::PositiveSource>& calibrating);
 
-// The window at (margin, margin) of each crop. Every crop must be exactly the window plus `margin` on each
-// side (InputError naming the file otherwise; margin >= 1).
-WindowSet load_positive_windows(const std::vector<data::PositiveSource>& crops, Size window, int margin, int threads);
+// The window at (margin, margin) of each crop, each followed by that window of its `jitter.copies` jittered
+// copies (data/positive_samples.hpp: the crop resampled about its centre, the margin supplying the pixels
+// that move in). Every crop must be exactly the window plus `margin` on each side (InputError naming the file
+// otherwise; margin >= 1); InputError for a bad jitter (data::check_jitter).
+WindowSet load_positive_windows(const std::vector<data::PositiveSource>& crops, Size window, int margin, int threads,
+                                const data::Jitter& jitter = {});
 
 }  // namespace cascade::train::hog

@@ -348,3 +348,39 @@ TEST_CASE("calibration positives, which fit no learner, set the stage thresholds
         CHECK(static_cast<double>(passed) / static_cast<double>(reached) == outcome.stages[s].hit_rate);
     }
 }
+
+namespace {
+
+// Whether windows a and b of two sets hold the same integral histograms (differences of corners: the tables of
+// two cut-outs may differ by a constant and still describe the same window).
+bool same_window(const WindowSet& a, int i, const WindowSet& b, int j) {
+    const HogIntegralView va = a.view(i), vb = b.view(j);
+    for (int y = 0; y <= 128; ++y)
+        for (int x = 0; x <= 64; ++x)
+            for (int bin = 0; bin < kHogBins; ++bin)
+                if (va.at(x, y, bin) - va.at(0, 0, bin) != vb.at(x, y, bin) - vb.at(0, 0, bin)) return false;
+    return true;
+}
+
+}  // namespace
+
+TEST_CASE("jitter: each crop's window, then the windows of its shifted and scaled copies") {
+    const auto data = subset(5, 0, 1, 0);
+    if (!data) return;
+    const WindowSet plain = load_positive_windows(data->train_pos, {64, 128}, 16, 0);
+    data::Jitter jitter;
+    jitter.copies = 2;
+    jitter.seed = 3;
+    const WindowSet jittered = load_positive_windows(data->train_pos, {64, 128}, 16, 0, jitter);
+    REQUIRE(jittered.size() == 3 * plain.size());
+    for (int i = 0; i < plain.size(); ++i) {
+        CHECK(same_window(jittered, 3 * i, plain, i));
+        CHECK(!same_window(jittered, 3 * i + 1, plain, i));
+        CHECK(!same_window(jittered, 3 * i + 2, jittered, 3 * i + 1));
+    }
+    // The same draws whatever the threads.
+    const WindowSet again = load_positive_windows(data->train_pos, {64, 128}, 16, 1, jitter);
+    for (int i = 0; i < jittered.size(); ++i) CHECK(same_window(again, i, jittered, i));
+    jitter.scale = 0.9;
+    CHECK_THROWS_AS(load_positive_windows(data->train_pos, {64, 128}, 16, 0, jitter), InputError);
+}
