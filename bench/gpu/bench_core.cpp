@@ -91,7 +91,7 @@ void check(const BenchOptions& o, FamilyOptions family) {
     };
     at_least("--frames", o.frames, 1);
     at_least("--warmup", o.warmup, 0);
-    at_least("--stride", o.stride, 1);
+    at_least("--stride", o.stride, 0);  // 0: the model's own scan rule
     at_least("--opencv-frames", o.opencv_frames, 1);
     at_least("--parity-frames", o.parity_frames, 0);
     at_least("--kernel-frames", o.kernel_frames, 1);
@@ -108,7 +108,7 @@ std::vector<Config> expand_configs(const std::vector<std::string>& texts, int st
             throw cli::UsageError("--configs", "'" + t + "' is not MODE/STRIDE/STRATEGY or MODE/STRATEGY");
         const auto mode = parts[0] == "exact" ? gpu::PyramidMode::exact : gpu::PyramidMode::texture;
         const int s = parts.size() == 3 ? cli::parse_int("--configs", parts[1]) : stride;
-        if (s < 1) throw cli::UsageError("--configs", "'" + t + "': the stride must be at least 1");
+        if (s < 0) throw cli::UsageError("--configs", "'" + t + "': the stride must be at least 0");
         if (parts.back() == "all") {
             for (gpu::Compaction c : gpu::concrete_compactions()) out.push_back({mode, s, c});
             out.push_back({mode, s, gpu::Compaction::automatic});

@@ -31,8 +31,8 @@ TEST_CASE("cascade-bench: a value that is not wholly a number is refused, naming
 
 TEST_CASE("cascade-bench: values out of range and unknown options are usage errors") {
     check_usage_error({"--frames", "0"}, "--frames");
-    check_usage_error({"hog", "--stride", "0"}, "--stride");
-    check_usage_error({"--configs", "exact/0/shared"}, "--configs");
+    check_usage_error({"hog", "--stride", "-1"}, "--stride");
+    check_usage_error({"--configs", "exact/-1/shared"}, "--configs");
     check_usage_error({"--scale-factor", "1"}, "--scale-factor");
     check_usage_error({"hog", "--scales", "1.05,0.9"}, "--scales");
     check_usage_error({"--resolutions", "0x480"}, "--resolutions");
