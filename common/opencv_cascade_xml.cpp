@@ -101,7 +101,8 @@ float single_float(const XMLElement& e, const std::string& source) {
 }
 
 std::string word_of(const XMLElement& e) {
-    const std::vector<std::string_view> t = tokens(xml_text_of(e));
+    const std::string text = xml_text_of(e);  // named: the tokens point into it
+    const std::vector<std::string_view> t = tokens(text);
     return t.size() == 1 ? std::string(t[0]) : std::string();
 }
 

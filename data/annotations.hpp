@@ -17,6 +17,10 @@
 
 namespace cascade::data {
 
+// The largest coordinate or size an annotation may give, in pixels (far beyond any image the tools read;
+// keeps corner and size arithmetic clear of int overflow).
+constexpr int kMaxCoordinate = 1 << 20;
+
 struct AnnotatedImage {
     std::string path;
     std::vector<Rect> boxes;
@@ -29,7 +33,8 @@ std::vector<AnnotatedImage> read_opencv_info(const std::string& path);
 // Whether a text file is an INRIA annotation (it names the image with "Image filename").
 bool is_inria_annotation(const std::string& path);
 
-// Whether a line reads as an info-file entry: "path count" followed by exactly 4 * count numbers.
+// Whether a line reads as an info-file entry: "path count ...", its second word an integer (read_opencv_info
+// checks the numbers that follow).
 bool looks_like_info_line(const std::string& line);
 
 // Every annotated image of `source`, images without boxes included (they count for false positives per

@@ -14,6 +14,9 @@ int int_attribute(const tinyxml2::XMLElement& e, const char* name, const std::st
     if (e.QueryIntAttribute(name, &value) != tinyxml2::XML_SUCCESS)
         throw InputError(path, "line " + std::to_string(e.GetLineNum()) + ": <" + e.Name() +
                                    "> lacks an integer attribute '" + name + "'");
+    if (value < -kMaxCoordinate || value > kMaxCoordinate)
+        throw InputError(path, "line " + std::to_string(e.GetLineNum()) + ": <" + e.Name() + "> attribute '" + name +
+                                   "' " + std::to_string(value) + " is beyond +-" + std::to_string(kMaxCoordinate));
     return value;
 }
 

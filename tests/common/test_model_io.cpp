@@ -587,6 +587,13 @@ TEST_CASE("bad OpenCV cascades throw InputError naming the file") {
         write_text(path, original.substr(0, original.size() / 2));
         check_input_error(load(path), path, "not an XML file (");
     }
+    SUBCASE("a long stageType is quoted whole") {
+        // The stage type's word once pointed into a freed temporary: a word longer than std::string's
+        // inline buffer (15 characters) printed freed heap bytes.
+        const std::string path = dir.file("stage-type.xml");
+        write_text(path, replace_once(original, "<stageType>BOOST<", "<stageType>GENTLEBOOSTWITHLONGNAME<"));
+        check_input_error(load(path), path, "stageType 'GENTLEBOOSTWITHLONGNAME' is not supported");
+    }
     SUBCASE("maxCatCount other than 256") {
         const std::string path = dir.file("categories.xml");
         write_text(path, replace_once(original, "<maxCatCount>256<", "<maxCatCount>16<"));

@@ -218,3 +218,53 @@ TEST_CASE("bad input: empty folders, unreadable images, small crops, small negat
         CHECK(input_error([&] { load_dataset(s); }).find("--holdout") == 0);
     }
 }
+
+TEST_CASE("bad annotations: a very long line, coordinates beyond int, malformed info entries") {
+    ScratchDir dir("annotations");
+    write_noise_png(dir.file("photo.png"), 64, 64, 6);
+    const auto inria = [&](const std::string& box_line) {
+        std::ofstream(dir.file("photo.txt")) << "Image filename : \"photo.png\"\n" << box_line << "\n";
+        return dir.file("photo.txt");
+    };
+    const auto info = [&](const std::string& line) {
+        std::ofstream(dir.file("info.dat")) << line << "\n";
+        return dir.file("info.dat");
+    };
+    const auto error_of = [](const std::string& source) {
+        const std::string eval = input_error([&] { read_annotations(source); });
+        CHECK(input_error([&] { find_positives(source); }) == eval);  // the trainers read them alike
+        return eval;
+    };
+
+    SUBCASE("a 50,000-character INRIA line (std::regex overflowed the stack)") {
+        const std::string path = inria("Bounding box for object 1 \"" + std::string(50000, 'x') +
+                                       "\" (Xmin, Ymin) - (Xmax, Ymax) : (10, 20) - (30, 60)");
+        const std::vector<AnnotatedImage> images = read_annotations(path);
+        REQUIRE(images.size() == 1);
+        REQUIRE(images[0].boxes.size() == 1);
+        CHECK(images[0].boxes[0] == Rect{9, 19, 21, 41});
+    }
+    SUBCASE("INRIA corners beyond int or near 2^31") {
+        const std::string prefix = "Bounding box for object 1 \"PASperson\" (Xmin, Ymin) - (Xmax, Ymax) : ";
+        for (const std::string corners : {"(1, 1) - (99999999999, 10)", "(-2147483000, 1) - (2147483000, 10)"})
+            CHECK(error_of(inria(prefix + corners)) ==
+                  dir.file("photo.txt") + ": line 2: bounding box has a coordinate beyond +-1048576");
+        CHECK(error_of(inria(prefix + "(1, 1) - 30, 10)")) ==
+              dir.file("photo.txt") + ": line 2: bounding box is not ': (x0, y0) - (x1, y1)'");
+    }
+    SUBCASE("dlib XML attribute at INT_MAX") {
+        std::ofstream(dir.file("boxes.xml")) << "<dataset><images><image file='photo.png'>\n"
+                                                "<box top='0' left='0' width='2147483647' height='9'/>\n"
+                                                "</image></images></dataset>\n";
+        CHECK(error_of(dir.file("boxes.xml")) ==
+              dir.file("boxes.xml") + ": line 2: <box> attribute 'width' 2147483647 is beyond +-1048576");
+    }
+    SUBCASE("malformed info entries are reported as such, not as file names") {
+        CHECK(error_of(info("photo.png 2 10 10 20 20")) ==
+              dir.file("info.dat") + ": entry 1: 2 boxes announced (8 numbers), 4 numbers given");
+        CHECK(error_of(info("photo.png 1 10 10 99999999999 20")) ==
+              dir.file("info.dat") + ": entry 1: '99999999999' is not an integer within +-1048576");
+        CHECK(error_of(info("photo.png 1 10 10 x 20")) ==
+              dir.file("info.dat") + ": entry 1: 'x' is not an integer within +-1048576");
+    }
+}
