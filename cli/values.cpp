@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <limits>
 
@@ -49,6 +50,25 @@ Size parse_size(const std::string& option, const std::string& text) {
     }
     if (size.width < 1 || size.height < 1) throw UsageError(option, "size " + text + " must be at least 1x1");
     return size;
+}
+
+void check_threads(const std::string& option, int threads) {
+    if (threads < 0 || threads > kMaxThreads)
+        throw UsageError(option, std::to_string(threads) + " is out of range (0 for all cores, or 1.." +
+                                     std::to_string(kMaxThreads) + ")");
+}
+
+void check_scale_factor(const std::string& option, double factor) {
+    if (factor >= kMinScaleFactor && factor <= kMaxScaleFactor) return;
+    char text[96];
+    for (int digits = 1; digits <= 17; ++digits) {  // the shortest text that reads back as `factor`
+        std::snprintf(text, sizeof text, "%.*g", digits, factor);
+        if (std::strtod(text, nullptr) == factor) break;
+    }
+    char range[64];
+    std::snprintf(range, sizeof range, "%g..%g", kMinScaleFactor, kMaxScaleFactor);
+    throw UsageError(option, std::string(text) + " is out of range (" + range +
+                                 ": a step closer to 1 builds too many pyramid levels)");
 }
 
 std::string size_text(Size size) { return std::to_string(size.width) + "x" + std::to_string(size.height); }

@@ -8,6 +8,7 @@
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include "cli/output_paths.hpp"
 #include "cli/usage_error.hpp"
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
@@ -16,6 +17,7 @@ namespace fs = std::filesystem;
 
 namespace cascade::detect {
 
+using cli::same_file;
 using cli::UsageError;
 
 namespace {
@@ -33,11 +35,6 @@ cv::Mat draw(const cv::Mat& image, const std::vector<Detection>& detections) {
         cv::rectangle(picture, cv::Rect(d.rect.x, d.rect.y, d.rect.width, d.rect.height), cv::Scalar(0, 255, 0),
                       thickness);
     return picture;
-}
-
-bool same_file(const std::string& a, const std::string& b) {
-    std::error_code error;
-    return fs::exists(a, error) && fs::exists(b, error) && fs::equivalent(a, b, error);
 }
 
 }  // namespace
@@ -60,9 +57,6 @@ std::string Annotator::image_name(const std::string& file, bool video, int index
 }
 
 void Annotator::check_names(const std::vector<Source>& sources) const {
-    for (const Source& source : sources)
-        if (!video_target_.empty() && same_file(video_target_, source.path))
-            throw UsageError("--annotate-video", "'" + video_target_ + "' is an input; it would be overwritten");
     if (dir_.empty()) return;
     std::map<std::string, std::string> owner;  // annotated name -> the input that gets it
     for (const Source& source : sources) {

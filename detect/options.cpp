@@ -6,6 +6,7 @@
 #include <limits>
 #include <ostream>
 
+#include "cli/output_paths.hpp"
 #include "cli/program_options.hpp"
 #include "cli/usage_error.hpp"
 #include "cli/values.hpp"
@@ -17,6 +18,7 @@ namespace fs = std::filesystem;
 namespace cascade::detect {
 
 using cli::UsageError;
+using cli::check_writable_path;
 using cli::parse_real;
 using cli::parse_int;
 using cli::parse_size;
@@ -67,7 +69,7 @@ po::options_description visible_options(Raw& raw) {
          "gpu: survivor compaction between stage groups: none, global_atomic, shared_atomic, hybrid, prefix_sum "
          "or auto, the fastest on the first frames (default: auto)")
         ("scale-factor", po::value(&raw.scale_factor)->value_name("F"),
-         "pyramid step between scales, > 1 and <= 4 (default: 1.1)")
+         "pyramid step between scales, 1.01..4 (default: 1.1)")
         ("first-scale", po::value(&raw.first_scale)->value_name("S"),
          "the pyramid's smallest scale, 0.1 <= S <= 1: below 1 the image is first upsampled, to find objects "
          "smaller than the model window (S x window) (default: 1, as OpenCV)")
@@ -134,19 +136,10 @@ std::optional<Format> format_from_extension(const std::string& path) {
     return std::nullopt;
 }
 
-// The folder a new file would be written into must exist; the path must not be a folder.
-void check_writable_path(const std::string& option, const std::string& path) {
-    if (fs::is_directory(path)) throw UsageError(option, "'" + path + "' is a folder, not a file");
-    const fs::path parent = fs::path(path).parent_path();
-    if (!parent.empty() && !fs::is_directory(parent))
-        throw UsageError(option, "folder '" + parent.string() + "' does not exist");
-}
-
 void apply_numbers(const Raw& raw, const po::variables_map& vm, Options& o) {
     if (vm.count("scale-factor")) {
         o.scale_factor = parse_real("--scale-factor", raw.scale_factor);
-        if (!(o.scale_factor > 1.0 && o.scale_factor <= 4.0))
-            throw UsageError("--scale-factor", raw.scale_factor + " is out of range (must be > 1 and <= 4)");
+        cli::check_scale_factor("--scale-factor", o.scale_factor);
     }
     if (vm.count("first-scale")) {
         o.first_scale = parse_real("--first-scale", raw.first_scale);
@@ -180,8 +173,7 @@ void apply_numbers(const Raw& raw, const po::variables_map& vm, Options& o) {
     }
     if (vm.count("threads")) {
         o.threads = parse_int("--threads", raw.threads);
-        if (o.threads < 0 || o.threads > 4096)
-            throw UsageError("--threads", raw.threads + " is out of range (0 for all cores, or 1..4096)");
+        cli::check_threads("--threads", o.threads);
     }
     if (vm.count("max-frames")) {
         o.max_frames = parse_int("--max-frames", raw.max_frames);

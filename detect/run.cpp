@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdio>
 
+#include "cli/output_paths.hpp"
 #include "cli/usage_error.hpp"
 #include "common/error.hpp"
 #include "detect/annotate.hpp"
@@ -37,6 +38,16 @@ void check_something_read(const Report& report) {
                                      std::to_string(report.skipped.size()) + " inputs could be read)");
 }
 
+// The files a run writes must not be what it reads: an image or video, a list file, the model.
+void check_outputs_are_not_inputs(const Options& options, const std::vector<Source>& sources) {
+    std::vector<std::string> inputs;
+    for (const Source& s : sources) inputs.push_back(s.path);
+    for (const std::string& a : options.inputs) inputs.push_back(a.rfind('@', 0) == 0 ? a.substr(1) : a);
+    if (options.model) inputs.push_back(*options.model);
+    cli::check_not_an_input("--output", options.output, inputs);
+    cli::check_not_an_input("--annotate-video", options.annotate_video, inputs);
+}
+
 }  // namespace
 
 void run(const Options& options) {
@@ -45,6 +56,7 @@ void run(const Options& options) {
     const Detector detector(model, options);
     const std::vector<Source> sources = expand_inputs(options.inputs, options.skip_bad);
     check_annotate_video(options, sources);
+    check_outputs_are_not_inputs(options, sources);
     Annotator annotator(options);
     annotator.check_names(sources);
 

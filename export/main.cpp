@@ -5,7 +5,9 @@
 #include <cctype>
 #include <filesystem>
 #include <iostream>
+#include <set>
 
+#include "cli/output_paths.hpp"
 #include "cli/program_options.hpp"
 #include "cli/tool_main.hpp"
 #include "cli/usage_error.hpp"
@@ -34,12 +36,28 @@ Examples:
 
 Options)";
 
-// A C++ identifier from a file name: "lbpcascade_frontalface.xml" -> "lbpcascade_frontalface".
+bool is_keyword(const std::string& word) {
+    static const std::set<std::string> kKeywords = {
+        "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break", "case", "catch",
+        "char", "char8_t", "char16_t", "char32_t", "class", "compl", "concept", "const", "consteval", "constexpr",
+        "constinit", "const_cast", "continue", "co_await", "co_return", "co_yield", "decltype", "default", "delete",
+        "do", "double", "dynamic_cast", "else", "enum", "explicit", "export", "extern", "false", "float", "for",
+        "friend", "goto", "if", "inline", "int", "long", "mutable", "namespace", "new", "noexcept", "not", "not_eq",
+        "nullptr", "operator", "or", "or_eq", "private", "protected", "public", "register", "reinterpret_cast",
+        "requires", "return", "short", "signed", "sizeof", "static", "static_assert", "static_cast", "struct",
+        "switch", "template", "this", "thread_local", "throw", "true", "try", "typedef", "typeid", "typename",
+        "union", "unsigned", "using", "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq"};
+    return kKeywords.count(word) > 0;
+}
+
+// A C++ identifier from a file name: "lbpcascade_frontalface.xml" -> "lbpcascade_frontalface"; "int.xml" ->
+// "model_int" (a keyword, like a leading digit, gets a prefix).
 std::string symbol_from(const std::string& path) {
     std::string symbol;
     for (char c : std::filesystem::path(path).stem().string())
         symbol += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
-    if (symbol.empty() || std::isdigit(static_cast<unsigned char>(symbol[0]))) symbol = "model_" + symbol;
+    if (symbol.empty() || std::isdigit(static_cast<unsigned char>(symbol[0])) || is_keyword(symbol))
+        symbol = "model_" + symbol;
     return symbol;
 }
 
@@ -84,8 +102,17 @@ int main(int argc, char** argv) {
         if (model_path.empty()) throw UsageError("MODEL", "no model given (see --help)");
         if (binary_path.empty() && header_path.empty() && !vm.count("info"))
             throw UsageError("nothing to do", "give --binary, --header or --info");
+        if (vm.count("symbol") && header_path.empty()) throw UsageError("--symbol", "applies to --header only");
         if (vm.count("symbol") && symbol_from(symbol) != symbol)
-            throw UsageError("--symbol", "'" + symbol + "' is not a C++ identifier");
+            throw UsageError("--symbol", "'" + symbol + "' is not a C++ identifier" +
+                                             (is_keyword(symbol) ? " (a keyword)" : ""));
+        cascade::cli::check_writable_path("--binary", binary_path);
+        cascade::cli::check_writable_path("--header", header_path);
+        cascade::cli::check_not_an_input("--binary", binary_path, {model_path});
+        cascade::cli::check_not_an_input("--header", header_path, {model_path});
+        if (!binary_path.empty() && !header_path.empty() &&
+            std::filesystem::weakly_canonical(binary_path) == std::filesystem::weakly_canonical(header_path))
+            throw UsageError("--header", "'" + header_path + "' is the --binary file too");
         const cascade::PackedModel model = cascade::load_packed_model(model_path);
         const std::vector<std::uint8_t> packed = cascade::pack_model(model);
         if (vm.count("info")) print_info(model, packed.size());

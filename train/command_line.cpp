@@ -1,8 +1,11 @@
 #include "train/command_line.hpp"
 
+#include <filesystem>
 #include <iostream>
 
+#include "cli/output_paths.hpp"
 #include "cli/program_options.hpp"
+#include "cli/usage_error.hpp"
 
 namespace po = boost::program_options;
 
@@ -34,6 +37,26 @@ po::options_description dataset_options(data::DatasetSpec& spec, std::string& wi
          "hold out this fraction of the positive source photos and of the negative images, and measure the "
          "model on them after training");
     return options;
+}
+
+void check_dataset_options(const data::DatasetSpec& spec) {
+    if (spec.positives.empty()) throw cli::UsageError("--pos", "is required");
+    if (spec.negatives.empty()) throw cli::UsageError("--neg", "is required");
+    // Beyond 10 (a box grown 21 times) the crop is mostly background; the bound also keeps the arithmetic finite.
+    if (!(spec.crop.padding >= 0.0 && spec.crop.padding <= 10.0))
+        throw cli::UsageError("--padding", "must lie in [0, 10]");
+    if (spec.crop.margin < -1) throw cli::UsageError("--pos-margin", "must be -1 (the window-sized centre) or more");
+    if (!(spec.holdout >= 0.0 && spec.holdout < 1.0)) throw cli::UsageError("--holdout", "must lie in [0, 1)");
+}
+
+void check_training_outputs(const std::string& output, const std::string& checkpoint,
+                            const std::vector<std::string>& inputs) {
+    cli::check_writable_path("--output", output);
+    cli::check_not_an_input("--output", output, inputs);
+    cli::check_not_an_input("--checkpoint", checkpoint, inputs);
+    if (!output.empty() && !checkpoint.empty() &&
+        std::filesystem::weakly_canonical(output) == std::filesystem::weakly_canonical(checkpoint))
+        throw cli::UsageError("--checkpoint", "'" + checkpoint + "' is the --output file; it would be overwritten");
 }
 
 bool parse_command_line(int argc, char** argv, const po::options_description& options, const std::string& usage,

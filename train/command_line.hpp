@@ -4,6 +4,7 @@
 
 #include <boost/program_options.hpp>
 #include <string>
+#include <vector>
 
 #include "data/dataset.hpp"
 
@@ -13,6 +14,15 @@ namespace cascade::train {
 // `spec` and `window` (cli::parse_size after po::notify).
 boost::program_options::options_description dataset_options(data::DatasetSpec& spec, std::string& window,
                                                             unsigned line_length);
+
+// UsageError for what dataset_options accept but cannot mean: no --pos or --neg, --padding outside [0, 10],
+// --pos-margin below -1, --holdout outside [0, 1).
+void check_dataset_options(const data::DatasetSpec& spec);
+
+// UsageError, before any training, when the model file `output` cannot be written (its folder is missing, it
+// is a folder), or when `output` or `checkpoint` (either may be empty) is one of `inputs` or the other.
+void check_training_outputs(const std::string& output, const std::string& checkpoint,
+                            const std::vector<std::string>& inputs);
 
 // Parses argv into `vm` (argv[0] is the command's name) under the tools' error contract (cli::UsageError for
 // a bad option or value). Returns false after printing `usage` and `options` for --help.

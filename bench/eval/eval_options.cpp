@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <utility>
 
+#include "cli/output_paths.hpp"
 #include "cli/program_options.hpp"
 #include "cli/usage_error.hpp"
 #include "cli/values.hpp"
@@ -18,6 +19,7 @@ namespace {
 using cli::parse_int;
 using cli::parse_real;
 using cli::UsageError;
+using cli::check_writable_path;
 
 constexpr const char* kUsage = R"(Usage: cascade-eval COMMAND [options]
 
@@ -86,7 +88,7 @@ void add_split(po::options_description& o, Raw& raw) {
 void add_scan(po::options_description& o, Raw& raw, const char* stride_default, const char* scale_default) {
     const std::string stride_text =
         std::string("window step in pixels on every pyramid level, 1..64 (default: ") + stride_default + ")";
-    const std::string scale_text = std::string("pyramid step, > 1 and <= 4 (default: ") + scale_default + ")";
+    const std::string scale_text = std::string("pyramid step, 1.01..4 (default: ") + scale_default + ")";
     o.add_options()
         ("stride", po::value(&raw.stride)->value_name("N"), stride_text.c_str())
         ("scale-factor", po::value(&raw.scale_factor)->value_name("F"), scale_text.c_str())
@@ -140,17 +142,15 @@ Labelled detections_of(const Raw& raw) {
     return labelled_of(raw.detections, raw.labels, "--detections");
 }
 
-void check_writable(const char* option, const std::string& path) {
-    if (path.empty()) return;
-    if (fs::is_directory(path)) throw UsageError(option, "'" + path + "' is a folder, not a file");
-    const fs::path parent = fs::path(path).parent_path();
-    if (!parent.empty() && !fs::is_directory(parent))
-        throw UsageError(option, "folder '" + parent.string() + "' does not exist");
-}
-
 Outputs outputs_of(const Raw& raw) {
-    check_writable("--json", raw.json);
-    check_writable("--plot", raw.plot);
+    check_writable_path("--json", raw.json);
+    check_writable_path("--plot", raw.plot);
+    std::vector<std::string> inputs;
+    for (const auto* files : {&raw.models, &raw.detections, &raw.positives, &raw.negatives, &raw.annotations,
+                              &raw.results})
+        inputs.insert(inputs.end(), files->begin(), files->end());
+    cli::check_not_an_input("--json", raw.json, inputs);
+    cli::check_not_an_input("--plot", raw.plot, inputs);
     if (!raw.plot.empty() && fs::path(raw.plot).extension() != ".png")
         throw UsageError("--plot", "'" + raw.plot + "' must end in .png");
     return {raw.json, raw.plot};
@@ -181,12 +181,11 @@ ScanParams scan_of(const Raw& raw, int stride, double scale_factor) {
     }
     if (!raw.scale_factor.empty()) {
         scan.pyramid.scale_factor = parse_real("--scale-factor", raw.scale_factor);
-        if (!(scan.pyramid.scale_factor > 1.0 && scan.pyramid.scale_factor <= 4.0))
-            throw UsageError("--scale-factor", raw.scale_factor + " is out of range (> 1 and <= 4)");
+        cli::check_scale_factor("--scale-factor", scan.pyramid.scale_factor);
     }
     if (!raw.threads.empty()) {
         scan.threads = parse_int("--threads", raw.threads);
-        if (scan.threads < 0) throw UsageError("--threads", raw.threads + " is negative");
+        cli::check_threads("--threads", scan.threads);
     }
     return scan;
 }

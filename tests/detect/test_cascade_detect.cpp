@@ -3,6 +3,8 @@
 // one-line errors and that a failed run leaves no file behind. Skips with a message when the files are absent.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 #include <filesystem>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
@@ -355,6 +357,9 @@ TEST_CASE("cascade-detect reports bad options in one line, exit code 2, and writ
         {{"--scale-factor", "0.9"}, "--scale-factor"},
         {{"--scale-factor", "4.5"}, "--scale-factor"},
         {{"--scale-factor", "abc"}, "--scale-factor"},
+        {{"--scale-factor", "1.0000001"},
+         "--scale-factor: 1.0000001 is out of range (1.01..4: a step closer to 1 builds too many pyramid levels)"},
+        {{"--threads", "100000"}, "--threads: 100000 is out of range (0 for all cores, or 1..4096)"},
         {{"--stride", "0"}, "--stride"},
         {{"--stride=-2"}, "--stride"},
         {{"--stride", "65"}, "--stride"},
@@ -415,6 +420,29 @@ TEST_CASE("cascade-detect reports bad options in one line, exit code 2, and writ
 #endif
     // Without an input (without --model the embedded default model runs: tests/detect/test_default_model.cpp).
     check_error(run_tool({"--model", kFaceModel}), 2, "INPUT");
+}
+
+TEST_CASE("cascade-detect refuses an --output that is one of its inputs: an image, a list file, the model") {
+    if (!have_samples()) return;
+    const TempDir dir;
+    const std::string photo = read_text(kSamples + "messi5.jpg"), model = read_text(kFaceModel);
+    write_text(dir / "photo.jpg", photo);
+    write_text(dir / "list.csv", "photo.jpg\n");
+    write_text(dir / "model.csv", model);
+    const std::string ok_model = kFaceModel, image = dir / "photo.jpg", list = dir / "list.csv";
+    const std::vector<std::vector<std::string>> cases = {
+        {"--model", ok_model, "--format", "json", "--output", image, image},
+        {"--model", ok_model, "--output", list, "--list", list},
+        {"--model", dir / "model.csv", "--output", dir / "model.csv", image},
+    };
+    for (const std::vector<std::string>& args : cases) {
+        CAPTURE(joined(args));
+        const std::string& output = args[std::find(args.begin(), args.end(), "--output") - args.begin() + 1];
+        check_error(run_tool(args), 2, "--output: '" + output + "' is an input; it would be overwritten");
+    }
+    CHECK(read_text(dir / "photo.jpg") == photo);
+    CHECK(read_text(dir / "list.csv") == "photo.jpg\n");
+    CHECK(read_text(dir / "model.csv") == model);
 }
 
 TEST_CASE("cascade-detect: a truncated JPEG is a warning, not a failure") {

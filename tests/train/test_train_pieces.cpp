@@ -190,3 +190,44 @@ TEST_CASE("cascade-train exits non-zero with one line on bad input and bad optio
     CHECK(status == 2);
     CHECK(!fs::exists(dir.file("m.xml")));
 }
+
+TEST_CASE("cascade-train lbp refuses nonsense numbers and unwritable or overwriting outputs before training") {
+    const std::string exe = cascade_train();
+    if (!fs::exists(exe)) {
+        MESSAGE("SKIP: " << exe << " not built");
+        return;
+    }
+    ScratchDir dir("cli-numbers");
+    fs::create_directories(dir.file("neg"));
+    fs::create_directories(dir.file("pos"));
+    write_noise_png(dir.file("neg/a.png"), 320, 240, 6);
+    write_noise_png(dir.file("pos/crop000001a.png"), 96, 160, 7);
+    std::ofstream(dir.file("pos.lst")) << "pos/crop000001a.png\n";
+    const std::string data = " --pos " + dir.file("pos") + " --neg " + dir.file("neg");
+    const std::string base = exe + " lbp" + data + " --output " + dir.file("m.xml") + " ";
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {base + "--smoothing inf", "--smoothing: 'inf' is not a finite number"},
+        {base + "--holdout nan", "--holdout: 'nan' is not a finite number"},
+        {base + "--threads -1", "--threads: -1 is out of range (0 for all cores, or 1..4096)"},
+        {base + "--threads 100000", "--threads: 100000 is out of range (0 for all cores, or 1..4096)"},
+        {base + "--seed -1", "--seed: '-1' is negative"},
+        {base + "--padding -1", "--padding: must lie in [0, 10]"},
+        {exe + " lbp --neg " + dir.file("neg") + " --output " + dir.file("m.xml"), "--pos: is required"},
+        {exe + " lbp" + data + " --checkpoint none --output " + dir.file("missing/m.xml"),
+         "--output: folder '" + dir.file("missing") + "' does not exist"},
+        {exe + " lbp --pos " + dir.file("pos.lst") + " --neg " + dir.file("neg") + " --output " + dir.file("pos.lst"),
+         "--output: '" + dir.file("pos.lst") + "' is an input; it would be overwritten"},
+        {base + "--checkpoint " + dir.file("m.xml"),
+         "--checkpoint: '" + dir.file("m.xml") + "' is the --output file; it would be overwritten"},
+    };
+    for (const auto& [command, message] : cases) {
+        CAPTURE(command);
+        const auto [status, err] = run(command, dir);
+        CHECK(status == 2);
+        CHECK(err == "cascade-train lbp: error: " + message + "\n");
+    }
+    std::ifstream list(dir.file("pos.lst"));
+    CHECK(std::string((std::istreambuf_iterator<char>(list)), std::istreambuf_iterator<char>()) ==
+          "pos/crop000001a.png\n");
+    CHECK(!fs::exists(dir.file("m.xml")));
+}

@@ -11,6 +11,7 @@
 #include "cli/number_text.hpp"
 #include "cli/tool_main.hpp"
 #include "cli/usage_error.hpp"
+#include "cli/values.hpp"
 #include "common/error.hpp"
 #include "common/hog_cpu_detector.hpp"
 #include "common/model_io.hpp"
@@ -95,15 +96,19 @@ void check(const Settings& s) {
     require(st.resample_factor > 0.0, "resample-factor", "must be positive");
     require(s.cascade.mining.count >= 1, "negatives-per-stage", "must be at least 1");
     require(s.cascade.mining.per_image >= 1, "negatives-per-image", "must be at least 1");
-    require(s.cascade.mining.scale_factor > 1.0, "mine-scale", "must be above 1");
+    cli::check_scale_factor("--mine-scale", s.cascade.mining.scale_factor);
     require(s.cascade.mining.stride >= 1, "mine-stride", "must be at least 1");
     require(s.cascade.final_negatives >= 0, "final-negatives", "must be 0 (no final stage) or more");
     require(s.cascade.final_svm.svm.c > 0.0, "final-svm-c", "must be positive");
     require(s.cascade.final_svm.min_hit_rate > 0.0 && s.cascade.final_svm.min_hit_rate <= 1.0, "final-min-hit-rate",
             "must be in (0, 1]");
-    require(s.eval_scale > 1.0, "eval-scale", "must be above 1");
+    cli::check_scale_factor("--eval-scale", s.eval_scale);
     require(s.eval_stride >= 1, "eval-stride", "must be at least 1");
-    require(s.threads >= 0, "threads", "must be 0 (all cores) or more");
+    cli::check_threads("--threads", s.threads);
+    std::vector<std::string> inputs = s.positive_dirs;
+    inputs.insert(inputs.end(), s.negative_dirs.begin(), s.negative_dirs.end());
+    if (!s.evaluate.empty()) inputs.push_back(s.evaluate);
+    check_training_outputs(s.output, s.checkpoint, inputs);
 }
 
 // Everything that changes the checkpointed stages: data (file names) and settings, not threads or paths, nor
@@ -151,10 +156,6 @@ void report_evaluation(const Evaluation& e, const Settings& s, data::Progress& p
 }
 
 int run(const Settings& s) {
-    if (!s.output.empty()) {
-        const fs::path folder = fs::absolute(s.output).parent_path();
-        if (!fs::is_directory(folder)) throw InputError(s.output, "its folder " + folder.string() + " does not exist");
-    }
     data::Progress progress(kProgressUnit, kProgressUnits);
     const Size window = s.cascade.window;
     const HogData data =

@@ -7,6 +7,7 @@
 
 #include "cli/duration_text.hpp"
 #include "cli/number_text.hpp"
+#include "cli/output_paths.hpp"
 #include "cli/tool_main.hpp"
 #include "cli/usage_error.hpp"
 #include "cli/values.hpp"
@@ -191,8 +192,13 @@ int command(int argc, char** argv) {
         c.spec.seed = c.config.seed;
         c.spec.threads = c.config.threads;
         validate(c.config);
-        if (c.spec.holdout < 0.0 || c.spec.holdout >= 1.0) throw cli::UsageError("--holdout", "must lie in [0, 1)");
-        if (c.eval_scale_factor <= 1.0) throw cli::UsageError("--eval-scale-factor", "must be greater than 1");
+        check_dataset_options(c.spec);
+        cli::check_threads("--threads", c.config.threads);
+        std::vector<std::string> inputs = c.spec.positives;
+        inputs.insert(inputs.end(), c.spec.negatives.begin(), c.spec.negatives.end());
+        check_training_outputs(c.output, c.config.checkpoint, inputs);
+        cli::check_writable_path("--checkpoint", c.config.checkpoint);
+        cli::check_scale_factor("--eval-scale-factor", c.eval_scale_factor);
         if (c.eval_stride < 1) throw cli::UsageError("--eval-stride", "must be at least 1");
         train_and_report(c);
         return 0;

@@ -2,6 +2,7 @@
 #include <cstdio>
 
 #include "cli/usage_error.hpp"
+#include "cli/values.hpp"
 #include "train/lbp/lbp_trainer.hpp"
 
 namespace cascade::train::lbp {
@@ -52,7 +53,7 @@ void validate(const LbpTrainConfig& c) {
     require(c.refill_below > 0.0 && c.refill_below <= 1.0, "--refill-below", "must lie in (0, 1]");
     require(c.trim >= 0.0 && c.trim < 1.0, "--trim", "must lie in [0, 1)");
     require(c.smoothing > 0.0, "--smoothing", "must be positive");
-    require(c.mine_scale_factor > 1.0, "--mine-scale-factor", "must be greater than 1");
+    cli::check_scale_factor("--mine-scale-factor", c.mine_scale_factor);
     require(c.mine_per_image >= 1, "--mine-per-image", "must be at least 1");
     require(c.checkpoint_every >= 0, "--checkpoint-every", "must be 0 (only at refills) or more");
     require(!c.resume || !c.checkpoint.empty(), "--resume", "needs a checkpoint path");

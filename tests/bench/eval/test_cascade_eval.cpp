@@ -51,6 +51,12 @@ TEST_CASE("cascade-eval: bad options give one line, exit code 2, and no file") {
         run_eval({"window", "--model", kHogModel, "--pos", "p", "--neg", "n", "--json", dir / "no/such/dir.json"}), 2,
         "--json");
     check_error(run_eval({"window", "--model", kHogModel, "--bogus"}), 2, "bogus");
+    check_error(run_eval({"window", "--model", kHogModel, "--pos", "p", "--neg", "n", "--scale-factor", "1.0000001"}), 2,
+                "--scale-factor: 1.0000001 is out of range (1.01..4");
+    check_error(run_eval({"window", "--model", kHogModel, "--pos", "p", "--neg", "n", "--threads", "100000"}), 2,
+                "--threads: 100000 is out of range");
+    check_error(run_eval({"window", "--model", kHogModel, "--pos", "p", "--neg", "n", "--json", kHogModel}), 2,
+                "--json: '" + std::string(kHogModel) + "' is an input; it would be overwritten");
     check_error(run_eval({"image", "--model", kHogModel, "--annotations", "a", "--swept-stages", "0"}), 2,
                 "--swept-stages");
     check_error(run_eval({"image", "--model", kHogModel, "--annotations", "a", "--min-iou", "0"}), 2, "--min-iou");

@@ -246,7 +246,13 @@ TEST_CASE("bad input gives InputError and a non-zero exit, and writes nothing") 
     CHECK(run_cli({"--pos", pos, "--neg", neg, "--output", out, "--min-hit-rate", "1.5"}) == 2);
     CHECK(run_cli({"--pos", pos, "--neg", neg, "--output", out, "--calibration", "1"}) == 2);
     CHECK(run_cli({"--pos", pos, "--neg", neg, "--output", out, "--resume"}) == 2);
-    CHECK(run_cli({"--pos", pos, "--neg", neg, "--output", (tmp.path / "no/such/dir/m.xml").string()}) == 1);
+    // A usage error (exit 2) before any data is read, as cascade-train lbp and every tool report a bad option.
+    CHECK(run_cli({"--pos", pos, "--neg", neg, "--output", (tmp.path / "no/such/dir/m.xml").string()}) == 2);
+    for (const auto& bad : std::vector<std::vector<std::string>>{
+             {"--svm-c", "inf"}, {"--holdout", "nan"}, {"--threads", "-1"}, {"--threads", "100000"}, {"--seed", "-1"}})
+        CHECK(run_cli({"--pos", pos, "--neg", neg, "--output", out, bad[0], bad[1]}) == 2);
+    CHECK(run_cli({"--neg", neg, "--output", out}) == 2);  // no --pos
+    CHECK(run_cli({"--pos", pos, "--neg", neg, "--output", out, "--checkpoint", out}) == 2);
     CHECK(run_cli({"--pos", pos, "--neg", neg, "--output", out, "--checkpoint", (tmp.path / "nothing").string(),
                    "--resume"}) == 1);
     CHECK(run_cli({"--pos", pos, "--neg", neg, "--output", out, "--no-such-option"}) == 2);
