@@ -8,6 +8,7 @@
 #include <opencv2/imgproc.hpp>
 
 #include "common/error.hpp"
+#include "common/image_header.hpp"
 
 namespace fs = std::filesystem;
 
@@ -78,6 +79,7 @@ std::vector<std::string> list_images(const std::string& source) {
 }
 
 GrayImage read_gray(const std::string& path) {
+    check_image_file_pixels(path);
     const cv::Mat colour = cv::imread(path, cv::IMREAD_COLOR);
     if (colour.empty()) throw InputError(path, "cannot read image (missing, unreadable or not an image)");
     cv::Mat gray;

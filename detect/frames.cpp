@@ -9,6 +9,7 @@
 
 #include "cli/values.hpp"
 #include "common/error.hpp"
+#include "common/image_header.hpp"
 #include "detect/library_noise.hpp"
 
 namespace cascade::detect {
@@ -92,6 +93,7 @@ void FrameReader::check_size(const std::string& path, const cv::Mat& image, bool
 }
 
 bool FrameReader::read_image(const std::string& path, Frame& frame) {
+    check_image_file_pixels(path);
     cv::Mat image;
     std::string decoder_message;
     try {
@@ -116,6 +118,8 @@ bool FrameReader::read_image(const std::string& path, Frame& frame) {
 bool FrameReader::open_video(const std::string& path) {
     capture_.release();
     if (!open_quietly(capture_, path)) return false;
+    check_image_pixels(path, {static_cast<int>(capture_.get(cv::CAP_PROP_FRAME_WIDTH)),
+                              static_cast<int>(capture_.get(cv::CAP_PROP_FRAME_HEIGHT))});
     first_frame_ = cv::Mat();
     if (!capture_.read(first_frame_) || first_frame_.empty()) return false;
     check_size(path, first_frame_, true);

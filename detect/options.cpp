@@ -37,7 +37,9 @@ video (.avi .mp4 .mkv .mov .webm, or any file that is not an image but opens as 
 to 8-bit gray. Every input must be readable and at least as large as the model window, in folders, lists and
 videos alike: the first bad input stops the run with exit code 1 (2 for bad options), and then no output
 file, annotated image or video is left behind; outputs are written to temporaries renamed on success. With
---skip-bad a bad input is skipped and reported instead (stderr, and "skipped" in the JSON).)";
+--skip-bad a bad input is skipped and reported instead (stderr, and "skipped" in the JSON). An image or video
+whose header declares more than 100 million pixels is bad input (the environment variable
+CASCADE_MAX_IMAGE_PIXELS sets another limit).)";
 
 constexpr const char* kExamples = R"(
 Examples:

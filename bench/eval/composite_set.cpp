@@ -10,6 +10,7 @@
 
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
+#include "common/image_header.hpp"
 #include "data/progress.hpp"
 #include "data/random.hpp"
 
@@ -24,6 +25,7 @@ constexpr int kPlacementTries = 50;
 double uniform(data::Random& random) { return static_cast<double>(random.next() >> 11) * 0x1.0p-53; }
 
 cv::Mat read_colour(const std::string& path) {
+    check_image_file_pixels(path);
     cv::Mat image = cv::imread(path, cv::IMREAD_COLOR);
     if (image.empty()) throw InputError(path, "cannot read image");
     return image;

@@ -8,6 +8,7 @@
 #include <opencv2/objdetect.hpp>
 
 #include "common/error.hpp"
+#include "common/image_header.hpp"
 #include "common/parallel.hpp"
 #include "common/pyramid.hpp"
 
@@ -18,6 +19,7 @@ namespace {
 constexpr double kEveryWindow = -std::numeric_limits<double>::infinity();  // detect's threshold: keep all
 
 cv::Mat read_image(const std::string& path, HogReference which) {
+    check_image_file_pixels(path);
     const cv::Mat image = cv::imread(path, which == HogReference::opencv ? cv::IMREAD_COLOR : cv::IMREAD_GRAYSCALE);
     if (image.empty()) throw InputError(path, "cannot read image (missing, unreadable or not an image)");
     return image;

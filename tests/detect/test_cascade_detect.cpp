@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "cli/json.hpp"
+#include "tests/support/scratch_files.hpp"
 #include "tests/support/test_data.hpp"
 #include "tests/support/tool_run.hpp"
 
@@ -308,6 +309,7 @@ TEST_CASE("cascade-detect reports bad input files in one line, exit code 1, and 
     fs::create_directories(inputs.path / "broken");
     fs::create_symlink(good, inputs.path / "broken" / "a.jpg");
     write_text(inputs / "broken/b.jpg", "this is not a JPEG\n");
+    cascade::test::write_png_declaring(inputs / "huge.png", 30000, 30000);  // 7 GB and std::bad_alloc once
 
     struct Case {
         const char* what;
@@ -328,6 +330,8 @@ TEST_CASE("cascade-detect reports bad input files in one line, exit code 1, and 
          inputs / "mixed/b.png: image 20x20 is smaller than the model window 24x24"},
         {"corrupt image in a folder", {"--model", kFaceModel, inputs / "broken"}, inputs / "broken/b.jpg"},
         {"empty folder", {"--model", kFaceModel, inputs / "empty"}, inputs / "empty"},
+        {"PNG declaring 30000x30000", {"--model", kFaceModel, inputs / "huge.png"},
+         inputs / "huge.png: declares 30000x30000 pixels, more than the limit of 100000000"},
         {"empty list file", {"--model", kFaceModel, "@" + (inputs / "empty.txt")}, inputs / "empty.txt"},
         {"missing list file", {"--model", kFaceModel, "--list", inputs / "nolist.txt"}, inputs / "nolist.txt"},
     };
