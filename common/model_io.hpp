@@ -22,5 +22,7 @@ std::string read_model_file(const std::string& path);
 // Parses XML text held in memory (an embedded model); `name` is used in messages.
 Model load_model_from_string(const std::string& xml, const std::string& name);
 void save_model(const Model& model, const std::string& path);
+// The text save_model writes (validated the same way; `path` names the model in messages).
+std::string model_xml(const Model& model, const std::string& path);
 
 }  // namespace cascade

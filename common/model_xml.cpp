@@ -338,15 +338,16 @@ Model load_model(const std::string& path) {
 
 Model load_model_from_string(const std::string& xml, const std::string& name) { return parse_model(xml, name); }
 
-void save_model(const Model& model, const std::string& path) {
+std::string model_xml(const Model& model, const std::string& path) {
     // Never write what load_model would refuse.
-    const std::string text = std::visit(
+    return std::visit(
         [&](const auto& c) {
             validate(c, path);
             return to_xml(c);
         },
         model.cascade);
-    write_file_atomically(path, text);
 }
+
+void save_model(const Model& model, const std::string& path) { write_file_atomically(path, model_xml(model, path)); }
 
 }  // namespace cascade

@@ -4,8 +4,10 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <limits>
 #include <set>
 
@@ -135,10 +137,35 @@ TEST_CASE("checkpoint files: reals read back bit-identical, a wrong kind is refu
     out.write(dir.file("state"));
     const StateReader in(dir.file("state"), "test-kind", 3);
     CHECK(in.real("x") == 0.1);
-    CHECK(in.integer("n") == -42);
+    CHECK(in.integer("n", -100, 100) == -42);
     CHECK(in.all("slot") == std::vector<std::string>{"1 2 3 4", "-"});
     CHECK_THROWS_AS(in.text("missing"), InputError);
     CHECK_THROWS_AS(StateReader(dir.file("state"), "other-kind", 3), InputError);
+    // Counts and reals are checked: a negative count, a number out of its range.
+    CHECK(input_error([&] { in.integer("n"); }) == dir.file("state") + ": entry 'n' -42 is out of range");
+    CHECK(input_error([&] { in.real("x", 0.5, 1.0); }).find("entry 'x' 0x1.999999999999ap-4 is not finite or out of "
+                                                              "range") != std::string::npos);
+}
+
+TEST_CASE("checkpoint files: a checksum over the content refuses a changed byte, NaN is refused where set") {
+    ScratchDir dir("ckpt-sum");
+    StateWriter out("test-kind", 1);
+    out.integer("weak_learners", 37);
+    out.real("rate", std::nan(""));
+    out.write(dir.file("state"));
+    std::ifstream file(dir.file("state"));
+    const std::string content((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+    REQUIRE(content.find("weak_learners 37\n") != std::string::npos);
+    const StateReader good(dir.file("state"), "test-kind", 1);
+    CHECK(input_error([&] { good.real("rate"); }).find("entry 'rate' nan is not finite") != std::string::npos);
+
+    const auto write = [&](const std::string& text) { std::ofstream(dir.file("bad"), std::ios::binary) << text; };
+    write(content.substr(0, content.find("37")) + "39" + content.substr(content.find("37") + 2));  // a flipped count
+    const std::string changed = input_error([&] { StateReader(dir.file("bad"), "test-kind", 1); });
+    CHECK(changed == dir.file("bad") + ": its checksum does not match its content: it was changed or damaged "
+                                       "(start afresh without --resume)");
+    write(content.substr(0, content.find("checksum ")));  // no checksum
+    CHECK(input_error([&] { StateReader(dir.file("bad"), "test-kind", 1); }) == changed);
 }
 
 TEST_CASE("LBP trainer options: contradictory or out-of-range targets are usage errors") {

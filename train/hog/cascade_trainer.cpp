@@ -21,7 +21,7 @@ namespace cascade::train::hog {
 namespace {
 
 constexpr const char* kStateKind = "cascade-train-hog";
-constexpr int kStateVersion = 1;
+constexpr int kStateVersion = 2;  // 2: checksum, model hash
 
 std::string format(const char* pattern, double a, double b = 0.0, double c = 0.0, double d = 0.0) {
     char text[256];
@@ -71,6 +71,7 @@ void write_checkpoint(const std::string& dir, const HogCascade& cascade, const C
     save_model(Model{cascade, dir + "/cascade.xml"}, dir + "/cascade.xml");
     train::StateWriter writer(kStateKind, kStateVersion);
     writer.text("fingerprint", state.fingerprint);
+    writer.text("model", train::text_hash(model_xml(Model{cascade, dir + "/cascade.xml"}, dir + "/cascade.xml")));
     writer.real("seconds", state.seconds);
     for (const StageSummary& s : state.stages) {
         writer.integer("stage_learners", s.learners);
@@ -80,8 +81,18 @@ void write_checkpoint(const std::string& dir, const HogCascade& cascade, const C
     writer.write(dir + "/state.txt");
 }
 
+// A stage statistic: a number in [low, high] (hit and false-alarm rates in [0, 1], learner counts >= 1).
+double stage_number(const std::string& text, double low, double high, const train::StateReader& reader) {
+    char* end = nullptr;
+    const double v = std::strtod(text.c_str(), &end);
+    if (text.empty() || *end != '\0' || !(v >= low && v <= high))
+        reader.fail("stage statistic '" + text + "' is not a number in [" + format("%g", low) + ", " +
+                    format("%g", high) + "]");
+    return v;
+}
+
 // Reads the checkpoint; the cascade is cut back to the stages that state.txt records (a stop between the two
-// writes leaves cascade.xml one stage ahead).
+// writes leaves cascade.xml one stage ahead), and must then be the cascade the state was written with.
 Checkpoint read_checkpoint(const std::string& dir, HogCascade& cascade) {
     const train::StateReader reader(dir + "/state.txt", kStateKind, kStateVersion);
     Checkpoint state;
@@ -91,8 +102,8 @@ Checkpoint read_checkpoint(const std::string& dir, HogCascade& cascade) {
                                    alarms = reader.all("stage_false_alarm");
     if (hits.size() != learners.size() || alarms.size() != learners.size()) reader.fail("stage entries do not match");
     for (std::size_t i = 0; i < learners.size(); ++i)
-        state.stages.push_back({std::stoi(learners[i]), std::strtod(hits[i].c_str(), nullptr),
-                                std::strtod(alarms[i].c_str(), nullptr)});
+        state.stages.push_back({static_cast<int>(stage_number(learners[i], 1, 1e9, reader)),
+                                stage_number(hits[i], 0.0, 1.0, reader), stage_number(alarms[i], 0.0, 1.0, reader)});
     const Model model = load_model(dir + "/cascade.xml");
     const auto* hog = std::get_if<HogCascade>(&model.cascade);
     if (!hog) throw InputError(dir + "/cascade.xml", "is not a HoG cascade");
@@ -101,6 +112,8 @@ Checkpoint read_checkpoint(const std::string& dir, HogCascade& cascade) {
     cascade.stages.resize(state.stages.size());
     cascade.weaks.resize(cascade.stages.empty() ? 0
                                                 : static_cast<std::size_t>(cascade.stages.back().first + cascade.stages.back().count));
+    if (train::text_hash(model_xml(Model{cascade, dir + "/cascade.xml"}, dir + "/cascade.xml")) != reader.text("model"))
+        reader.fail("its model " + dir + "/cascade.xml is not the one it was written with");
     return state;
 }
 

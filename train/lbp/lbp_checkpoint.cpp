@@ -1,5 +1,6 @@
 #include "train/lbp/lbp_checkpoint.hpp"
 
+#include <climits>
 #include <cstdlib>
 #include <filesystem>
 #include <sstream>
@@ -13,11 +14,11 @@ namespace cascade::train::lbp {
 namespace {
 
 constexpr const char* kKind = "cascade-train-lbp-checkpoint";
-constexpr int kVersion = 1;
+constexpr int kVersion = 2;  // 2: checksum, model hash, finished
 
 // The first `weaks` weak learners (one per stage) of a cascade written later than the state.
-LbpCascade first_weaks(LbpCascade cascade, int weaks, const StateReader& state) {
-    if (cascade.policy != SumPolicy::running || static_cast<int>(cascade.weaks.size()) < weaks ||
+LbpCascade first_weaks(LbpCascade cascade, long long weaks, const StateReader& state) {
+    if (cascade.policy != SumPolicy::running || static_cast<long long>(cascade.weaks.size()) < weaks ||
         static_cast<int>(cascade.stages.size()) != static_cast<int>(cascade.weaks.size()))
         state.fail("its model does not hold the " + std::to_string(weaks) + " WaldBoost weak learners it records");
     cascade.weaks.resize(static_cast<std::size_t>(weaks));
@@ -32,11 +33,17 @@ std::string checkpoint_model_path(const std::string& path) {
     return path + ".xml";
 }
 
+std::string model_hash(const LbpCascade& cascade, const std::string& path) {
+    return text_hash(model_xml(Model{cascade, path}, path));
+}
+
 void save_lbp_checkpoint(const std::string& path, const LbpTrainingState& state, const TrainingSettings& settings) {
     save_model(Model{state.cascade, checkpoint_model_path(path)}, checkpoint_model_path(path));
     StateWriter out(kKind, kVersion);
     for (const auto& [name, value] : settings) out.text("setting", name + " " + value);
     out.integer("weak_learners", static_cast<long long>(state.cascade.weaks.size()));
+    out.text("model", model_hash(state.cascade, checkpoint_model_path(path)));
+    if (!state.finished.empty()) out.text("finished", state.finished);
     out.integer("next", state.cursor.next);
     for (long long consumed : state.cursor.consumed) out.integer("consumed", consumed);
     out.real("reach_at_refill", state.reach_at_refill);
@@ -66,15 +73,18 @@ std::optional<LbpTrainingState> load_lbp_checkpoint(const std::string& path, con
     const Model model = load_model(checkpoint_model_path(path));
     const auto* cascade = std::get_if<LbpCascade>(&model.cascade);
     if (!cascade) in.fail("its model is not an LBP cascade");
-    state.cascade = first_weaks(*cascade, static_cast<int>(in.integer("weak_learners")), in);
-    state.cursor.next = static_cast<int>(in.integer("next"));
+    state.cascade = first_weaks(*cascade, in.integer("weak_learners", 1, INT_MAX), in);
+    if (model_hash(state.cascade, checkpoint_model_path(path)) != in.text("model"))
+        in.fail("its model " + checkpoint_model_path(path) + " is not the one it was written with");
+    state.cursor.next = static_cast<int>(in.integer("next", 0, INT_MAX));
     for (const std::string& consumed : in.all("consumed")) {
         char* end = nullptr;
         state.cursor.consumed.push_back(std::strtoll(consumed.c_str(), &end, 10));
-        if (consumed.empty() || *end != '\0') in.fail("malformed consumed count '" + consumed + "'");
+        if (consumed.empty() || *end != '\0' || state.cursor.consumed.back() < 0)
+            in.fail("malformed consumed count '" + consumed + "'");
     }
-    state.reach_at_refill = in.real("reach_at_refill");
-    state.pool_at_refill = static_cast<int>(in.integer("pool_at_refill"));
+    state.reach_at_refill = in.real("reach_at_refill", 0.0, 1.0);
+    state.pool_at_refill = static_cast<int>(in.integer("pool_at_refill", 0, INT_MAX));
     state.windows_scanned = in.integer("windows_scanned");
     state.negatives_mined = in.integer("negatives_mined");
     for (const std::string& slot : in.all("slot")) {
@@ -85,9 +95,14 @@ std::optional<LbpTrainingState> load_lbp_checkpoint(const std::string& path, con
         std::istringstream fields(slot);
         NegativeWindow w;
         std::string rest;
-        if (!(fields >> w.image >> w.level >> w.x >> w.y) || (fields >> rest)) in.fail("malformed slot '" + slot + "'");
+        if (!(fields >> w.image >> w.level >> w.x >> w.y) || (fields >> rest) || w.image < 0 || w.level < 0 || w.x < 0 ||
+            w.y < 0)
+            in.fail("malformed slot '" + slot + "'");
         state.pool.emplace_back(w);
     }
+    const std::vector<std::string> finished = in.all("finished");
+    if (finished.size() > 1) in.fail("entry 'finished' is repeated");
+    if (!finished.empty()) state.finished = finished.front();
     return state;
 }
 

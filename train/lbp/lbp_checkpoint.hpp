@@ -4,7 +4,9 @@
 // Two files: the cascade so far in the project's XML at `path`.xml (cascade-detect can try it), and the state
 // at `path`. The model is written first and the state second, and the state names its number of weak learners;
 // since training only appends, a kill between the two writes leaves a newer model whose first weak learners
-// are exactly the state's, and loading cuts it back to them.
+// are exactly the state's, and loading cuts it back to them. The state records a hash of the model it was
+// written with (cut back, the model must give it again) and ends in a checksum (train/checkpoint_file.hpp);
+// counts are checked. The checkpoint of a run that ended records why (`finished`): resuming it trains no further.
 #pragma once
 
 #include <optional>
@@ -29,6 +31,7 @@ struct LbpTrainingState {
     int pool_at_refill = 0;        // live negatives right after that refill
     long long windows_scanned = 0;
     long long negatives_mined = 0;
+    std::string finished;  // why the run stopped; empty while it goes on
 };
 
 std::string checkpoint_model_path(const std::string& path);

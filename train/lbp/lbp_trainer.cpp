@@ -102,6 +102,7 @@ void LbpTrainingRun::resume(const LbpTrainingState& state) {
     pool_at_refill_ = state.pool_at_refill;
     windows_scanned_ = state.windows_scanned;
     negatives_mined_ = state.negatives_mined;
+    finished_ = state.finished;
     std::ostringstream note;
     note << "resumed from " << config_.checkpoint << " at " << cascade_.weaks.size() << " weak learners";
     observer_.note(note.str());
@@ -149,7 +150,7 @@ double LbpTrainingRun::finalize() {
     return static_cast<double>(missed) / static_cast<double>(sums.size());
 }
 
-void LbpTrainingRun::checkpoint() {
+void LbpTrainingRun::checkpoint(const std::string& finished) {
     if (config_.checkpoint.empty() || cascade_.weaks.empty()) return;
     LbpTrainingState state;
     state.cascade = cascade_;
@@ -163,13 +164,12 @@ void LbpTrainingRun::checkpoint() {
     state.pool_at_refill = pool_at_refill_;
     state.windows_scanned = windows_scanned_;
     state.negatives_mined = negatives_mined_;
+    state.finished = finished;
     save_lbp_checkpoint(config_.checkpoint, state, settings_);
     observer_.checkpointed(static_cast<int>(cascade_.weaks.size()), config_.checkpoint);
 }
 
-LbpTrainingResult LbpTrainingRun::run() {
-    start();
-    LbpTrainingResult result;
+std::string LbpTrainingRun::train_on() {
     std::ostringstream why;
     while (true) {
         const int t = static_cast<int>(cascade_.weaks.size());
@@ -201,11 +201,23 @@ LbpTrainingResult LbpTrainingRun::run() {
         add_weak();
         if (config_.checkpoint_every > 0 && (t + 1) % config_.checkpoint_every == 0) checkpoint();
     }
-    checkpoint();  // the state before finalize, which only the written model gets
+    return why.str();
+}
+
+LbpTrainingResult LbpTrainingRun::run() {
+    start();
+    LbpTrainingResult result;
+    // A finished run's checkpoint resumes to the same model: its state goes through finalize as it did then.
+    result.stopped_because = finished_;
+    if (finished_.empty()) {
+        result.stopped_because = train_on();
+        checkpoint(result.stopped_because);  // the state before finalize, which only the written model gets
+    } else {
+        observer_.note("the checkpoint's run had finished (" + finished_ + "): no further training");
+    }
     result.fpr_estimate = negative_reach();
     result.calibration_miss_rate = finalize();
     result.cascade = cascade_;
-    result.stopped_because = why.str();
     result.windows_scanned = windows_scanned_;
     result.negatives_mined = negatives_mined_;
     return result;

@@ -49,8 +49,9 @@ private:
     RejectionInput rejection_input() const;
     void reject_below(float threshold);
     float accept_above_negatives();
-    double finalize();  // returns the miss rate it leaves on the positives that set the thresholds
-    void checkpoint();
+    std::string train_on();  // adds weak learners until a stop; returns why it stopped
+    double finalize();       // returns the miss rate it leaves on the positives that set the thresholds
+    void checkpoint(const std::string& finished = "");  // `finished`: why the run stopped (its last checkpoint)
 
     const LbpTrainConfig& config_;
     const LbpTrainingData& data_;
@@ -74,6 +75,7 @@ private:
     long long windows_scanned_ = 0, negatives_mined_ = 0;
     long long scanned_since_weak_ = 0;
     int mined_since_weak_ = 0;
+    std::string finished_;  // a resumed checkpoint's reason for stopping: nothing is left to train
 };
 
 }  // namespace cascade::train::lbp

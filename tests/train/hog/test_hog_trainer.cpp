@@ -11,6 +11,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <optional>
 #include <string>
 #include <vector>
@@ -22,6 +23,7 @@
 #include "data/image_files.hpp"
 #include "data/positive_samples.hpp"
 #include "tests/support/test_data.hpp"
+#include "train/checkpoint_file.hpp"
 #include "train/hog/cascade_trainer.hpp"
 #include "train/hog/evaluation.hpp"
 #include "train/hog/hog_command.hpp"
@@ -218,6 +220,32 @@ TEST_CASE("cascade-train hog resumes from its checkpoint to the same model, whic
 
     // A checkpoint resumes only with the settings that wrote it.
     CHECK(run_cli(with({"--stages", "4", "--output", resumed, "--checkpoint", checkpoint, "--resume", "--svm-c", "2"})) == 1);
+
+    // The same command again on a finished run: the same model, byte for byte.
+    const auto bytes_of = [](const std::string& path) {
+        std::ifstream in(path, std::ios::binary);
+        return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    };
+    const std::string model_bytes = bytes_of(resumed);
+    REQUIRE(run_cli(with({"--stages", "3", "--output", resumed, "--checkpoint", checkpoint, "--resume"})) == 0);
+    CHECK(bytes_of(resumed) == model_bytes);
+
+    // NaN statistics (the checksum made right) and an edited model are refused.
+    const std::string state_path = checkpoint + "/state.txt", state = bytes_of(state_path);
+    std::string body = state.substr(0, state.rfind("checksum "));
+    const std::size_t rate = body.find("stage_hit_rate ");
+    REQUIRE(rate != std::string::npos);
+    body.replace(rate, body.find('\n', rate) - rate, "stage_hit_rate nan");
+    std::ofstream(state_path, std::ios::binary) << body << "checksum " << train::text_hash(body) << "\n";
+    const std::vector<std::string> again_args =
+        with({"--stages", "3", "--output", resumed, "--checkpoint", checkpoint, "--resume"});
+    CHECK(run_cli(again_args) == 1);
+    std::ofstream(state_path, std::ios::binary) << state;
+    Model edited = load_model(checkpoint + "/cascade.xml");
+    std::get<HogCascade>(edited.cascade).stages[0].threshold += 0.25f;
+    save_model(edited, checkpoint + "/cascade.xml");
+    CHECK(run_cli(again_args) == 1);
+    CHECK(bytes_of(resumed) == model_bytes);
 }
 
 TEST_CASE("bad input gives InputError and a non-zero exit, and writes nothing") {

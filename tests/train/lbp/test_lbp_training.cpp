@@ -4,6 +4,8 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <fstream>
+#include <iterator>
 #include <set>
 
 #include "common/cascade_eval.hpp"
@@ -16,6 +18,7 @@
 #include "data/positive_samples.hpp"
 #include "tests/support/scratch_files.hpp"
 #include "tests/support/test_data.hpp"
+#include "train/checkpoint_file.hpp"
 #include "train/lbp/lbp_evaluation.hpp"
 #include "train/lbp/lbp_trainer.hpp"
 
@@ -160,6 +163,42 @@ TEST_CASE("the model does not depend on the thread count, and a resumed run repr
     CHECK(same(std::get<LbpCascade>(load_model(dir.file("model.xml")).cascade), uninterrupted));
     CHECK(std::get<LbpCascade>(load_model(dir.file("interrupted.checkpoint.xml")).cascade).weaks.size() == 14);
 
+    {  // A finished run's checkpoint resumes to the same model and trains no further.
+        Interrupt again;
+        CHECK(same(train_lbp(config, s.training, again).cascade, uninterrupted));
+        CHECK(again.notes.find("the checkpoint's run had finished (reached 14 weak learners): no further training") !=
+              std::string::npos);
+        CHECK(again.checkpoints == 0);
+    }
+    {  // A checkpoint whose model or counts were changed is refused.
+        const std::string state_path = config.checkpoint, model_path = dir.file("interrupted.checkpoint.xml");
+        std::ifstream in(state_path, std::ios::binary);
+        const std::string state((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        const auto refused = [&](const std::string& problem) {
+            Quiet q;
+            const std::string m = cascade::test::input_error([&] { train_lbp(config, s.training, q); });
+            CHECK(m.find(problem) != std::string::npos);
+        };
+        // A count changed by hand: the checksum no longer matches (and resigned, the count is checked).
+        const std::size_t at = state.find("weak_learners 14\n");
+        REQUIRE(at != std::string::npos);
+        std::string flipped = state;
+        flipped.replace(at, 16, "weak_learners 12");
+        std::ofstream(state_path, std::ios::binary) << flipped;
+        refused("its checksum does not match its content");
+        std::string body = state.substr(0, state.rfind("checksum ")), negative = body;
+        negative.replace(at, 16, "weak_learners -1");
+        std::ofstream(state_path, std::ios::binary) << negative << "checksum " << train::text_hash(negative) << "\n";
+        refused("entry 'weak_learners' -1 is out of range");
+        std::ofstream(state_path, std::ios::binary) << state;
+        // The model edited: another first threshold.
+        Model model = load_model(model_path);
+        std::get<LbpCascade>(model.cascade).stages[0].threshold += 0.25f;
+        save_model(model, model_path);
+        refused("its model " + model_path + " is not the one it was written with");
+        std::get<LbpCascade>(model.cascade).stages[0].threshold -= 0.25f;
+        save_model(model, model_path);
+    }
     SUBCASE("a resume under other settings is refused, naming the setting") {
         LbpTrainConfig other = config;
         other.alpha = 0.1;
