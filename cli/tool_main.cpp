@@ -1,5 +1,6 @@
 #include "cli/tool_main.hpp"
 
+#include <cstdio>
 #include <exception>
 #include <iostream>
 
@@ -7,10 +8,25 @@
 
 namespace cascade::cli {
 
+std::string printable(const std::string& text) {
+    std::string out;
+    for (const char c : text) {
+        const auto u = static_cast<unsigned char>(c);
+        if (c == '\n' || c == '\r') {
+            out += ' ';
+        } else if (u < 0x20 || u == 0x7f) {
+            char escaped[8];
+            std::snprintf(escaped, sizeof escaped, "\\x%02x", u);
+            out += escaped;
+        } else {
+            out += c;
+        }
+    }
+    return out;
+}
+
 int report_error(const std::string& tool, const std::string& message, int exit_code) {
-    std::string line = message;
-    for (char& c : line)
-        if (c == '\n' || c == '\r') c = ' ';
+    std::string line = printable(message);
     while (!line.empty() && line.back() == ' ') line.pop_back();
     std::cerr << tool << ": error: " << line << std::endl;
     return exit_code;

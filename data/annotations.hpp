@@ -1,6 +1,7 @@
 // Readers for the annotation formats that mark objects in full images. Each returns the annotated images
 // with their boxes in pixel coordinates (x, y = top-left, 0-based) and image paths resolved (see
-// image_files.hpp). Syntax errors throw InputError naming the file and line.
+// image_files.hpp). Syntax errors, boxes of no area and coordinates beyond kMaxCoordinate throw InputError
+// naming the file and line.
 //
 //   INRIA (PASCAL v1.00 text): one file per image, "Image filename : "Train/pos/x.png"" and lines
 //     "Bounding box for object N "PASperson" (Xmin, Ymin) - (Xmax, Ymax) : (x0, y0) - (x1, y1)", 1-based
@@ -29,6 +30,9 @@ struct AnnotatedImage {
 AnnotatedImage read_inria_annotation(const std::string& path);
 std::vector<AnnotatedImage> read_dlib_xml(const std::string& path);
 std::vector<AnnotatedImage> read_opencv_info(const std::string& path);
+
+// InputError naming the image when one of its boxes lies wholly outside it (`size`: the image's size).
+void check_boxes_inside(const AnnotatedImage& image, Size size);
 
 // Whether a text file is an INRIA annotation (it names the image with "Image filename").
 bool is_inria_annotation(const std::string& path);

@@ -38,6 +38,10 @@ std::vector<AnnotatedImage> read_dlib_xml(const std::string& path) {
             if (box->BoolAttribute("ignore", false)) continue;
             entry.boxes.push_back({int_attribute(*box, "left", path), int_attribute(*box, "top", path),
                                    int_attribute(*box, "width", path), int_attribute(*box, "height", path)});
+            if (entry.boxes.back().width < 1 || entry.boxes.back().height < 1)
+                throw InputError(path, "line " + std::to_string(box->GetLineNum()) + ": <box> is empty (width " +
+                                           std::to_string(entry.boxes.back().width) + ", height " +
+                                           std::to_string(entry.boxes.back().height) + ")");
         }
         out.push_back(std::move(entry));
     }

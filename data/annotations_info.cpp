@@ -47,8 +47,12 @@ std::vector<AnnotatedImage> read_opencv_info(const std::string& path) {
             throw InputError(path, where + std::to_string(count) + " boxes announced (" + std::to_string(4 * count) +
                                        " numbers), " + std::to_string(numbers.size()) + " numbers given");
         AnnotatedImage image{resolve_relative(file, path), {}};
-        for (std::size_t i = 0; i < numbers.size(); i += 4)
+        for (std::size_t i = 0; i < numbers.size(); i += 4) {
+            if (numbers[i + 2] < 1 || numbers[i + 3] < 1)
+                throw InputError(path, where + "box " + std::to_string(i / 4) + " is empty (" +
+                                           std::to_string(numbers[i + 2]) + "x" + std::to_string(numbers[i + 3]) + ")");
             image.boxes.push_back({numbers[i], numbers[i + 1], numbers[i + 2], numbers[i + 3]});
+        }
         out.push_back(std::move(image));
     }
     return out;

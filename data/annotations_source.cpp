@@ -15,6 +15,15 @@ bool is_text_file(const std::string& path) { return fs::path(path).extension() =
 
 }  // namespace
 
+void check_boxes_inside(const AnnotatedImage& image, Size size) {
+    for (const Rect& b : image.boxes)
+        if (b.x >= size.width || b.y >= size.height || b.x + b.width <= 0 || b.y + b.height <= 0)
+            throw InputError(image.path, "annotated box " + std::to_string(b.width) + "x" + std::to_string(b.height) +
+                                             " at (" + std::to_string(b.x) + "," + std::to_string(b.y) +
+                                             ") lies outside the " + std::to_string(size.width) + "x" +
+                                             std::to_string(size.height) + " image");
+}
+
 std::vector<AnnotatedImage> read_annotations(const std::string& source) {
     std::vector<AnnotatedImage> out;
     if (fs::is_directory(source)) {

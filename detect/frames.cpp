@@ -125,6 +125,8 @@ bool FrameReader::open_video(const std::string& path) {
     check_size(path, first_frame_, true);
     in_video_ = true;
     video_path_ = path;
+    const double declared = capture_.get(cv::CAP_PROP_FRAME_COUNT);
+    declared_frames_ = declared >= 1 && declared < 1e12 ? static_cast<long>(declared) : 0;
     video_fps_ = capture_.get(cv::CAP_PROP_FPS);
     if (!std::isfinite(video_fps_) || video_fps_ < 0) video_fps_ = 0.0;
     position_ = 0;
@@ -140,8 +142,8 @@ bool FrameReader::next_video_frame(Frame& frame) {
         first_frame_ = cv::Mat();
     } else {
         for (; position_ % limits_.every != 0; ++position_)
-            if (!capture_.grab()) return false;
-        if (!capture_.read(image) || image.empty()) return false;
+            if (!capture_.grab()) return video_ended();
+        if (!capture_.read(image) || image.empty()) return video_ended();
     }
     frame.file = video_path_;
     frame.index = position_++;
@@ -151,6 +153,16 @@ bool FrameReader::next_video_frame(Frame& frame) {
     frame.image = std::move(image);
     ++taken_;
     return true;
+}
+
+// A truncated file decodes to its last whole frame and then ends as a complete one would. Counts a container
+// estimates from its duration can be off by a frame or two, hence the margin.
+bool FrameReader::video_ended() {
+    const long margin = std::max(2L, declared_frames_ / 100);
+    if (warn_ && declared_frames_ > 0 && position_ + margin < declared_frames_)
+        warn_(video_path_, "the video ends after " + std::to_string(position_) + " of the " +
+                               std::to_string(declared_frames_) + " frames its header declares (truncated?)");
+    return false;
 }
 
 long FrameReader::expected_frames(const std::vector<Source>& sources, VideoLimits limits) {

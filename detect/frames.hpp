@@ -56,6 +56,7 @@ private:
     bool read_image(const std::string& path, Frame& frame);
     bool open_video(const std::string& path);  // true when it opens and its first frame reads
     bool next_video_frame(Frame& frame);
+    bool video_ended();  // false; warns when the video ends well short of the frames its header declares
 
     std::vector<Source> sources_;
     VideoLimits limits_;
@@ -66,6 +67,7 @@ private:
     bool in_video_ = false;
     std::string video_path_;
     double video_fps_ = 0.0;
+    long declared_frames_ = 0;  // the container's frame count; 0 when unknown
     cv::Mat first_frame_;  // read when the video was opened, not yet returned
     int position_ = 0;     // index of the next frame the capture gives
     int taken_ = 0;

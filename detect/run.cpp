@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "cli/output_paths.hpp"
+#include "cli/tool_main.hpp"
 #include "cli/usage_error.hpp"
 #include "common/error.hpp"
 #include "detect/annotate.hpp"
@@ -65,7 +66,7 @@ void run(const Options& options) {
     const bool show_bar = several && progress_wanted(options.quiet, options.progress);
     Progress progress(show_bar, show_bar ? FrameReader::expected_frames(sources, limits) : 0);
     FramePrefetch reader(sources, limits, {detector.window(), options.skip_bad}, [&](const std::string& subject, const std::string& problem) {
-        if (!options.quiet) progress.note("cascade-detect: warning: " + subject + ": " + problem);
+        if (!options.quiet) progress.note(cli::printable("cascade-detect: warning: " + subject + ": " + problem));
     });
 
     Report report;
@@ -74,7 +75,7 @@ void run(const Options& options) {
     Frame frame;
     while (reader.next(frame)) {
         if (!frame.skipped.empty()) {
-            if (!options.quiet) progress.note("cascade-detect: warning: " + frame.file + ": skipped: " + frame.skipped);
+            if (!options.quiet) progress.note(cli::printable("cascade-detect: warning: " + frame.file + ": skipped: " + frame.skipped));
             report.skipped.push_back({frame.file, frame.skipped});
             progress.advance(report.frames + static_cast<long>(report.skipped.size()));
             continue;

@@ -91,6 +91,7 @@ ModelResult image_protocol(const Model& model, const std::vector<data::Annotated
         images, params.min_iou,
         [&](int i) {
             const GrayImage image = data::read_gray(images[static_cast<std::size_t>(i)].path);
+            data::check_boxes_inside(images[static_cast<std::size_t>(i)], image.size());
             std::vector<Detection> raw;
             for (const ScoredWindow& w : scan_depth_scores(model, image.view(), params.scan, span, min_depth))
                 raw.push_back({w.rect, static_cast<float>(w.score - offset)});

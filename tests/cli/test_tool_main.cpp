@@ -35,6 +35,9 @@ TEST_CASE("run_tool: the body's exit code, 2 for a usage error, 1 for bad input,
           std::pair<int, std::string>{1, "tool: error: line one line two\n"});
     CHECK(run_captured([]() -> int { throw 42; }) ==
           std::pair<int, std::string>{1, "tool: error: unexpected failure\n"});
+    // A file name from a list file cannot drive the terminal: its escape sequences are printed as text.
+    CHECK(run_captured([]() -> int { throw cascade::InputError("a\x1b]0;title\x07" "b.jpg", "names no file"); }) ==
+          std::pair<int, std::string>{1, "tool: error: a\\x1b]0;title\\x07b.jpg: names no file\n"});
 }
 
 TEST_CASE("strict values: the whole text is the value, or a usage error naming the option") {

@@ -259,6 +259,18 @@ TEST_CASE("bad annotations: a very long line, coordinates beyond int, malformed 
         CHECK(error_of(dir.file("boxes.xml")) ==
               dir.file("boxes.xml") + ": line 2: <box> attribute 'width' 2147483647 is beyond +-1048576");
     }
+    SUBCASE("boxes of no area, and boxes outside their image") {
+        std::ofstream(dir.file("boxes.xml")) << "<dataset><images><image file='photo.png'>\n"
+                                                "<box top='0' left='0' width='0' height='9'/>\n"
+                                                "</image></images></dataset>\n";
+        CHECK(error_of(dir.file("boxes.xml")) == dir.file("boxes.xml") + ": line 2: <box> is empty (width 0, height 9)");
+        CHECK(error_of(info("photo.png 2 10 10 5 5 10 10 5 -3")) ==
+              dir.file("info.dat") + ": entry 1: box 1 is empty (5x-3)");
+        const AnnotatedImage outside{dir.file("photo.png"), {{10, 10, 5, 5}, {64, 0, 5, 5}}};
+        CHECK(input_error([&] { check_boxes_inside(outside, {64, 64}); }) ==
+              dir.file("photo.png") + ": annotated box 5x5 at (64,0) lies outside the 64x64 image");
+        CHECK_NOTHROW(check_boxes_inside({dir.file("photo.png"), {{-4, 60, 5, 5}}}, {64, 64}));
+    }
     SUBCASE("malformed info entries are reported as such, not as file names") {
         CHECK(error_of(info("photo.png 2 10 10 20 20")) ==
               dir.file("info.dat") + ": entry 1: 2 boxes announced (8 numbers), 4 numbers given");

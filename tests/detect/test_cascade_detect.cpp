@@ -449,6 +449,32 @@ TEST_CASE("cascade-detect refuses an --output that is one of its inputs: an imag
     CHECK(read_text(dir / "model.csv") == model);
 }
 
+TEST_CASE("cascade-detect prints a list file's names without their terminal escape sequences") {
+    if (!have_samples()) return;
+    const TempDir dir;
+    write_text(dir / "list.txt", "evil\x1b[2J\x1b]0;owned\x07.jpg\n");
+    const Result r = run_tool({"--model", kFaceModel, "--list", dir / "list.txt"});
+    check_error(r, 1, "evil\\x1b[2J\\x1b]0;owned\\x07.jpg: no such file");
+    CHECK(r.err.find('\x1b') == std::string::npos);
+}
+
+TEST_CASE("cascade-detect: a video cut to a tenth of its length is read to its end, with a warning") {
+    if (!have_samples() || !cascade::test::system_file(kSamples + "vtest.avi")) return;
+    const TempDir dir;
+    const std::string bytes = read_text(kSamples + "vtest.avi");
+    write_text(dir / "cut.avi", bytes.substr(0, bytes.size() / 10));
+    const Result r = run_tool({"--model", kFaceModel, "--scale-factor", "2", "--output", dir / "out.json",
+                               dir / "cut.avi"});
+    INFO("stderr: " << r.err);
+    CHECK(r.code == 0);
+    const long frames = read_json(read_text(dir / "out.json")).at("frames").integer();
+    CHECK(frames > 0);
+    CHECK(frames < 795);
+    CHECK(r.err.find("cascade-detect: warning: " + (dir / "cut.avi") + ": the video ends after " +
+                     std::to_string(frames) + " of the 795 frames its header declares (truncated?)") !=
+          std::string::npos);
+}
+
 TEST_CASE("cascade-detect: a truncated JPEG is a warning, not a failure") {
     if (!have_samples()) return;
     const TempDir dir;
