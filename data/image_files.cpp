@@ -4,11 +4,8 @@
 #include <cctype>
 #include <filesystem>
 #include <fstream>
-#include <opencv2/imgcodecs.hpp>
-#include <opencv2/imgproc.hpp>
 
 #include "common/error.hpp"
-#include "common/image_header.hpp"
 
 namespace fs = std::filesystem;
 
@@ -76,17 +73,6 @@ std::vector<std::string> list_images(const std::string& source) {
     for (const std::string& line : read_lines(source)) images.push_back(resolve_relative(line, source));
     if (images.empty()) throw InputError(source, "list file names no images");
     return images;
-}
-
-GrayImage read_gray(const std::string& path) {
-    check_image_file_pixels(path);
-    const cv::Mat colour = cv::imread(path, cv::IMREAD_COLOR);
-    if (colour.empty()) throw InputError(path, "cannot read image (missing, unreadable or not an image)");
-    cv::Mat gray;
-    cv::cvtColor(colour, gray, cv::COLOR_BGR2GRAY);
-    GrayImage out(gray.cols, gray.rows);
-    for (int y = 0; y < gray.rows; ++y) std::copy_n(gray.ptr<std::uint8_t>(y), gray.cols, out.row(y));
-    return out;
 }
 
 }  // namespace cascade::data

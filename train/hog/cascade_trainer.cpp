@@ -3,25 +3,17 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <filesystem>
 
 #include "cli/duration_text.hpp"
 #include "common/cascade_eval.hpp"
 #include "common/error.hpp"
 #include "common/hog_block_pool.hpp"
 #include "common/hog_eval.hpp"
-#include "common/model_io.hpp"
 #include "common/parallel.hpp"
-#include "train/checkpoint_file.hpp"
-
-namespace fs = std::filesystem;
 
 namespace cascade::train::hog {
 
 namespace {
-
-constexpr const char* kStateKind = "cascade-train-hog";
-constexpr int kStateVersion = 2;  // 2: checksum, model hash
 
 std::string format(const char* pattern, double a, double b = 0.0, double c = 0.0, double d = 0.0) {
     char text[256];
@@ -58,73 +50,14 @@ Accepted accepted(const HogCascade& cascade, const WindowSet& windows, int threa
     return out;
 }
 
-struct Checkpoint {
-    std::string fingerprint;
-    double seconds = 0.0;
-    std::vector<StageSummary> stages;
-};
-
-void write_checkpoint(const std::string& dir, const HogCascade& cascade, const Checkpoint& state) {
-    std::error_code ec;
-    fs::create_directories(dir, ec);
-    if (ec) throw InputError(dir, "cannot create the checkpoint folder (" + ec.message() + ")");
-    save_model(Model{cascade, dir + "/cascade.xml"}, dir + "/cascade.xml");
-    train::StateWriter writer(kStateKind, kStateVersion);
-    writer.text("fingerprint", state.fingerprint);
-    writer.text("model", train::text_hash(model_xml(Model{cascade, dir + "/cascade.xml"}, dir + "/cascade.xml")));
-    writer.real("seconds", state.seconds);
-    for (const StageSummary& s : state.stages) {
-        writer.integer("stage_learners", s.learners);
-        writer.real("stage_hit_rate", s.hit_rate);
-        writer.real("stage_false_alarm", s.false_alarm);
-    }
-    writer.write(dir + "/state.txt");
-}
-
-// A stage statistic: a number in [low, high] (hit and false-alarm rates in [0, 1], learner counts >= 1).
-double stage_number(const std::string& text, double low, double high, const train::StateReader& reader) {
-    char* end = nullptr;
-    const double v = std::strtod(text.c_str(), &end);
-    if (text.empty() || *end != '\0' || !(v >= low && v <= high))
-        reader.fail("stage statistic '" + text + "' is not a number in [" + format("%g", low) + ", " +
-                    format("%g", high) + "]");
-    return v;
-}
-
-// Reads the checkpoint; the cascade is cut back to the stages that state.txt records (a stop between the two
-// writes leaves cascade.xml one stage ahead), and must then be the cascade the state was written with.
-Checkpoint read_checkpoint(const std::string& dir, HogCascade& cascade) {
-    const train::StateReader reader(dir + "/state.txt", kStateKind, kStateVersion);
-    Checkpoint state;
-    state.fingerprint = reader.text("fingerprint");
-    state.seconds = reader.real("seconds");
-    const std::vector<std::string> learners = reader.all("stage_learners"), hits = reader.all("stage_hit_rate"),
-                                   alarms = reader.all("stage_false_alarm");
-    if (hits.size() != learners.size() || alarms.size() != learners.size()) reader.fail("stage entries do not match");
-    for (std::size_t i = 0; i < learners.size(); ++i)
-        state.stages.push_back({static_cast<int>(stage_number(learners[i], 1, 1e9, reader)),
-                                stage_number(hits[i], 0.0, 1.0, reader), stage_number(alarms[i], 0.0, 1.0, reader)});
-    const Model model = load_model(dir + "/cascade.xml");
-    const auto* hog = std::get_if<HogCascade>(&model.cascade);
-    if (!hog) throw InputError(dir + "/cascade.xml", "is not a HoG cascade");
-    if (hog->stages.size() < state.stages.size()) reader.fail("records more stages than cascade.xml holds");
-    cascade = *hog;
-    cascade.stages.resize(state.stages.size());
-    cascade.weaks.resize(cascade.stages.empty() ? 0
-                                                : static_cast<std::size_t>(cascade.stages.back().first + cascade.stages.back().count));
-    if (train::text_hash(model_xml(Model{cascade, dir + "/cascade.xml"}, dir + "/cascade.xml")) != reader.text("model"))
-        reader.fail("its model " + dir + "/cascade.xml is not the one it was written with");
-    return state;
-}
-
 // The start of a run: a fresh cascade, or the one a checkpoint holds (with the same fingerprint).
-Checkpoint start_state(const CascadeOptions& options, HogCascade& cascade, data::Progress& progress) {
+HogCheckpoint start_state(const CascadeOptions& options, HogCascade& cascade, data::Progress& progress) {
     cascade.window = options.window;
     cascade.policy = options.policy;
-    Checkpoint state;
+    HogCheckpoint state;
     state.fingerprint = options.fingerprint;
     if (!options.resume) return state;
-    state = read_checkpoint(options.checkpoint_dir, cascade);
+    state = read_hog_checkpoint(options.checkpoint_dir, cascade);
     if (state.fingerprint != options.fingerprint)
         throw InputError(options.checkpoint_dir,
                          "was written with other data or settings; resume needs the same (checkpoint: " +
@@ -224,7 +157,7 @@ TrainingOutcome train_cascade(WindowSet positives, const std::vector<data::Negat
                               const CascadeOptions& options, data::Progress& progress, WindowSet calibration) {
     TrainingOutcome outcome;
     HogCascade& cascade = outcome.cascade;
-    Checkpoint state = start_state(options, cascade, progress);
+    HogCheckpoint state = start_state(options, cascade, progress);
     outcome.stages = state.stages;
     const double earlier_seconds = state.seconds;
     auto seconds = [&] { return earlier_seconds + progress.elapsed(); };
@@ -289,7 +222,7 @@ TrainingOutcome train_cascade(WindowSet positives, const std::vector<data::Negat
         if (!options.checkpoint_dir.empty()) {
             state.stages = outcome.stages;
             state.seconds = seconds();
-            write_checkpoint(options.checkpoint_dir, cascade, state);
+            write_hog_checkpoint(options.checkpoint_dir, cascade, state);
         }
     }
     if (options.final_negatives > 0 && !cascade.stages.empty() &&

@@ -11,11 +11,9 @@
 // Positives rejected by earlier stages are left out of later ones (as OpenCV's traincascade does), so each
 // stage's hit rate is conditional and the cascade keeps at least min_hit_rate^stages of the positives.
 //
-// Checkpoints: after every stage, <checkpoint>/cascade.xml (the stages so far, the project's format) and then
-// <checkpoint>/state.txt (settings fingerprint, per-stage rates, training time; train/checkpoint_file.hpp),
-// each written atomically. With resume, training continues after the last completed stage; every random
-// choice is seeded by the stage it belongs to, so a resumed run ends with the same cascade as an
-// uninterrupted one.
+// Checkpoints (hog_checkpoint.hpp): after every stage. With resume, training continues after the last completed
+// stage; every random choice is seeded by the stage it belongs to, so a resumed run ends with the same cascade
+// as an uninterrupted one.
 #pragma once
 
 #include <string>
@@ -25,6 +23,7 @@
 #include "data/negative_images.hpp"
 #include "data/progress.hpp"
 #include "train/hog/final_svm.hpp"
+#include "train/hog/hog_checkpoint.hpp"
 #include "train/hog/hog_mining.hpp"
 #include "train/hog/stage_trainer.hpp"
 #include "train/hog/window_set.hpp"
@@ -47,12 +46,6 @@ struct CascadeOptions {
     bool resume = false;
     // Identifies the data and every setting that changes the result; a checkpoint only resumes with the same.
     std::string fingerprint;
-};
-
-struct StageSummary {
-    int learners = 0;
-    double hit_rate = 0.0;
-    double false_alarm = 0.0;
 };
 
 struct TrainingOutcome {

@@ -1,0 +1,73 @@
+#include "train/hog/hog_checkpoint.hpp"
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "cli/number_text.hpp"
+#include "common/error.hpp"
+#include "common/model_io.hpp"
+#include "train/checkpoint_file.hpp"
+
+namespace fs = std::filesystem;
+
+namespace cascade::train::hog {
+
+namespace {
+
+constexpr const char* kStateKind = "cascade-train-hog";
+constexpr int kStateVersion = 2;  // 2: checksum, model hash
+
+// A stage statistic: a number in [low, high] (hit and false-alarm rates in [0, 1], learner counts >= 1).
+double stage_number(const std::string& text, double low, double high, const train::StateReader& reader) {
+    char* end = nullptr;
+    const double v = std::strtod(text.c_str(), &end);
+    if (text.empty() || *end != '\0' || !(v >= low && v <= high))
+        reader.fail("stage statistic '" + text + "' is not a number in [" + cli::real_text(low) + ", " +
+                    cli::real_text(high) + "]");
+    return v;
+}
+
+}  // namespace
+
+void write_hog_checkpoint(const std::string& dir, const HogCascade& cascade, const HogCheckpoint& state) {
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    if (ec) throw InputError(dir, "cannot create the checkpoint folder (" + ec.message() + ")");
+    save_model(Model{cascade, dir + "/cascade.xml"}, dir + "/cascade.xml");
+    train::StateWriter writer(kStateKind, kStateVersion);
+    writer.text("fingerprint", state.fingerprint);
+    writer.text("model", train::text_hash(model_xml(Model{cascade, dir + "/cascade.xml"}, dir + "/cascade.xml")));
+    writer.real("seconds", state.seconds);
+    for (const StageSummary& s : state.stages) {
+        writer.integer("stage_learners", s.learners);
+        writer.real("stage_hit_rate", s.hit_rate);
+        writer.real("stage_false_alarm", s.false_alarm);
+    }
+    writer.write(dir + "/state.txt");
+}
+
+HogCheckpoint read_hog_checkpoint(const std::string& dir, HogCascade& cascade) {
+    const train::StateReader reader(dir + "/state.txt", kStateKind, kStateVersion);
+    HogCheckpoint state;
+    state.fingerprint = reader.text("fingerprint");
+    state.seconds = reader.real("seconds");
+    const std::vector<std::string> learners = reader.all("stage_learners"), hits = reader.all("stage_hit_rate"),
+                                   alarms = reader.all("stage_false_alarm");
+    if (hits.size() != learners.size() || alarms.size() != learners.size()) reader.fail("stage entries do not match");
+    for (std::size_t i = 0; i < learners.size(); ++i)
+        state.stages.push_back({static_cast<int>(stage_number(learners[i], 1, 1e9, reader)),
+                                stage_number(hits[i], 0.0, 1.0, reader), stage_number(alarms[i], 0.0, 1.0, reader)});
+    const Model model = load_model(dir + "/cascade.xml");
+    const auto* hog = std::get_if<HogCascade>(&model.cascade);
+    if (!hog) throw InputError(dir + "/cascade.xml", "is not a HoG cascade");
+    if (hog->stages.size() < state.stages.size()) reader.fail("records more stages than cascade.xml holds");
+    cascade = *hog;
+    cascade.stages.resize(state.stages.size());
+    const Stage* last = cascade.stages.empty() ? nullptr : &cascade.stages.back();
+    cascade.weaks.resize(last ? static_cast<std::size_t>(last->first + last->count) : 0);
+    if (train::text_hash(model_xml(Model{cascade, dir + "/cascade.xml"}, dir + "/cascade.xml")) != reader.text("model"))
+        reader.fail("its model " + dir + "/cascade.xml is not the one it was written with");
+    return state;
+}
+
+}  // namespace cascade::train::hog
