@@ -19,12 +19,6 @@ static_assert(std::is_trivially_copyable_v<HogWeak> && std::is_trivially_copyabl
 
 using Checksum = std::uint64_t;
 
-Checksum fnv1a64(const std::uint8_t* data, std::size_t size) {
-    Checksum hash = 14695981039346656037ull;
-    for (std::size_t i = 0; i < size; ++i) hash = (hash ^ data[i]) * 1099511628211ull;
-    return hash;
-}
-
 template <class T>
 void append(std::vector<std::uint8_t>& out, const std::vector<T>& items) {
     const auto* bytes = reinterpret_cast<const std::uint8_t*>(items.data());
@@ -34,7 +28,7 @@ void append(std::vector<std::uint8_t>& out, const std::vector<T>& items) {
 template <class T>
 std::vector<T> take(const std::uint8_t*& cursor, std::uint32_t count) {
     std::vector<T> items(count);
-    std::memcpy(items.data(), cursor, count * sizeof(T));
+    if (count != 0) std::memcpy(items.data(), cursor, count * sizeof(T));  // an empty vector's data() may be null
     cursor += count * sizeof(T);
     return items;
 }
@@ -112,9 +106,15 @@ std::vector<std::uint8_t> pack_model(const PackedModel& packed) {
         append(out, hog.weaks);
     }
     std::memcpy(out.data(), &header, sizeof header);
-    const Checksum checksum = fnv1a64(out.data(), out.size());
+    const Checksum checksum = packed_checksum(out.data(), out.size());
     append(out, std::vector<Checksum>{checksum});
     return out;
+}
+
+std::uint64_t packed_checksum(const std::uint8_t* bytes, std::size_t size) {
+    std::uint64_t hash = 14695981039346656037ull;
+    for (std::size_t i = 0; i < size; ++i) hash = (hash ^ bytes[i]) * 1099511628211ull;
+    return hash;
 }
 
 bool is_packed_model(const std::uint8_t* bytes, std::size_t size) {
@@ -131,7 +131,7 @@ PackedModel unpack_model(const std::uint8_t* bytes, std::size_t size, const std:
                                    std::to_string(kPackedVersion) + " (export the model again)");
     Checksum stored;
     std::memcpy(&stored, bytes + size - sizeof stored, sizeof stored);
-    if (fnv1a64(bytes, size - sizeof stored) != stored)
+    if (packed_checksum(bytes, size - sizeof stored) != stored)
         throw InputError(name, "checksum mismatch: the packed model is corrupt");
 
     const PackedHeader h = checked_header(bytes, size, name);

@@ -51,6 +51,8 @@ std::vector<std::uint8_t> pack_model(const PackedModel& packed);
 // `name` and the first problem.
 PackedModel unpack_model(const std::uint8_t* bytes, std::size_t size, const std::string& name);
 bool is_packed_model(const std::uint8_t* bytes, std::size_t size);
+// The checksum a packed file ends with: 64-bit FNV-1a of its `size` bytes before it.
+std::uint64_t packed_checksum(const std::uint8_t* bytes, std::size_t size);
 
 // Any model file (common/model_io.hpp load_model's formats) in packed form: a packed binary's tables as
 // written, another format's compiled.

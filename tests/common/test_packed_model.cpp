@@ -53,8 +53,7 @@ std::string error_of(const std::vector<std::uint8_t>& bytes) {
 // The file's last 8 bytes: the FNV-1a checksum of every byte before them, recomputed after an edit (what a
 // careless or malicious writer would do).
 void reseal(std::vector<std::uint8_t>& bytes) {
-    std::uint64_t hash = 14695981039346656037ull;
-    for (std::size_t i = 0; i + 8 < bytes.size(); ++i) hash = (hash ^ bytes[i]) * 1099511628211ull;
+    const std::uint64_t hash = cascade::packed_checksum(bytes.data(), bytes.size() - 8);
     for (int k = 0; k < 8; ++k) bytes[bytes.size() - 8 + k] = static_cast<std::uint8_t>(hash >> (8 * k));
 }
 
