@@ -256,7 +256,8 @@ TEST_CASE("cascade-eval image --detections: malformed runs and conflicting optio
     };
     for (const auto& [name, text] : files) write_text(dir / name, text);
     for (const auto& [name, problem] : problems) {
-        CAPTURE(name);
+        const std::string file = name;  // CAPTURE's lambda cannot capture a structured binding (C++17, clang)
+        CAPTURE(file);
         check_error(run_eval({"image", "--detections", dir / name, "--annotations", dir / "truth.txt", "--json", json}),
                     1, dir / name + ": " + problem);
     }
