@@ -88,18 +88,24 @@ std::string weak_location(const std::vector<Stage>& stages, std::size_t i) {
     return "weak learner #" + str(i);
 }
 
-// The response of a HoG weak learner: cuts ascending, every value finite, entries past the used ones 0.
+// Exactly +0: an unused entry of -0 would pack to other bytes than the XML gives back (it writes no unused
+// entry), so that a save and a load would change a packed model.
+bool is_plus_zero(float f) { return f == 0.f && !std::signbit(f); }
+
+// The response of a HoG weak learner: cuts ascending, every value finite, entries past the used ones +0.
 void check_hog_response(const HogWeak& w, const std::string& where, const std::string& source) {
     if (w.num_cuts < 0 || w.num_cuts >= kHogMaxBins)
         throw InputError(source, where + str(w.num_cuts) + " cuts (0 to " + str(kHogMaxBins - 1) + " allowed)");
     for (int j = 0; j < kHogMaxBins - 1; ++j) {
-        if (j >= w.num_cuts && w.cuts[j] != 0.f) throw InputError(source, where + "unused cut " + str(j) + " is not 0");
-        if (!std::isfinite(w.cuts[j])) throw InputError(source, where + "cut " + str(j) + " is " + float_text(w.cuts[j]));
+        if (j >= w.num_cuts && !is_plus_zero(w.cuts[j]))
+            throw InputError(source, where + "unused cut " + str(j) + " is not 0");
+        if (!std::isfinite(w.cuts[j]))
+            throw InputError(source, where + "cut " + str(j) + " is " + float_text(w.cuts[j]));
         if (j > 0 && j < w.num_cuts && !(w.cuts[j] > w.cuts[j - 1]))
             throw InputError(source, where + "cuts are not in ascending order at cut " + str(j));
     }
     for (int k = 0; k < kHogMaxBins; ++k) {
-        if (k > w.num_cuts && w.responses[k] != 0.f)
+        if (k > w.num_cuts && !is_plus_zero(w.responses[k]))
             throw InputError(source, where + "unused response " + str(k) + " is not 0");
         if (!std::isfinite(w.responses[k]))
             throw InputError(source, where + "response " + str(k) + " is " + float_text(w.responses[k]));

@@ -9,8 +9,8 @@
 namespace {
 
 void check_strings(const cascade::cli::Json& value) {
-    using cascade::cli::Json;
-    if (value.kind == Json::Kind::string && cascade::cli::parse_json(cascade::cli::json_quoted(value.text)).text != value.text) {
+    using namespace cascade::cli;
+    if (value.kind == Json::Kind::string && parse_json(json_quoted(value.text)).text != value.text) {
         std::fprintf(stderr, "fuzz finding: json_quoted does not read back\n");
         std::abort();
     }

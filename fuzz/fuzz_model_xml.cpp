@@ -6,6 +6,7 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     using namespace cascade;
-    fuzz::accept_input_errors([&] { fuzz::check_round_trip(load_model_from_string(fuzz::text_of(data, size), "fuzz.xml")); });
+    const std::string text = fuzz::text_of(data, size);
+    fuzz::accept_input_errors([&] { fuzz::check_round_trip(load_model_from_string(text, "fuzz.xml")); });
     return 0;
 }

@@ -13,7 +13,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     std::vector<std::uint8_t> resealed(data, data + size);
     const std::size_t body = size - sizeof(std::uint64_t);
     const std::uint64_t checksum = packed_checksum(resealed.data(), body);
-    for (std::size_t k = 0; k < sizeof checksum; ++k) resealed[body + k] = static_cast<std::uint8_t>(checksum >> (8 * k));
+    for (std::size_t k = 0; k < sizeof checksum; ++k)
+        resealed[body + k] = static_cast<std::uint8_t>(checksum >> (8 * k));
     fuzz::accept_input_errors(
         [&] { fuzz::check_round_trip(unpack_model(resealed.data(), resealed.size(), "fuzz.cpk").model); });
     return 0;

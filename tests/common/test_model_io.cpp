@@ -699,6 +699,9 @@ TEST_CASE("validate names the first structural problem") {
         "cuts are not in ascending order at cut 1");
     hog_fails([](HogCascade& c) { c.weaks[0].cuts[2] = 1.f; }, "unused cut 2 is not 0");
     hog_fails([](HogCascade& c) { c.weaks[0].responses[2] = 1.f; }, "unused response 2 is not 0");
+    // -0 too: the XML writes no unused entry, so a packed model holding one would not survive a save and a load.
+    hog_fails([](HogCascade& c) { c.weaks[0].responses[3] = -0.f; }, "unused response 3 is not 0");
+    hog_fails([](HogCascade& c) { c.weaks[0].cuts[4] = -0.f; }, "unused cut 4 is not 0");
     hog_fails([](HogCascade& c) { c.weaks[0].cuts[0] = NAN; }, "cut 0 is nan");
     hog_fails([](HogCascade& c) { c.weaks[0].slope = INFINITY; }, "slope is inf");
 }
