@@ -248,7 +248,8 @@ TEST_CASE("cascade-train lbp refuses nonsense numbers and unwritable or overwrit
          "--checkpoint: '" + dir.file("m.xml") + "' is the --output file; it would be overwritten"},
     };
     for (const auto& [command, message] : cases) {
-        CAPTURE(command);
+        const std::string line = command;  // CAPTURE's lambda cannot capture a structured binding (C++17, clang)
+        CAPTURE(line);
         const auto [status, err] = run(command, dir);
         CHECK(status == 2);
         CHECK(err == "cascade-train lbp: error: " + message + "\n");
