@@ -1,7 +1,8 @@
-// The HoG trainer's checkpoint (train/hog/hog_checkpoint.hpp): a folder with state.txt and cascade.xml; the
-// input holds both (harness.hpp write_split).
+// The HoG trainer's checkpoint (train/hog/hog_checkpoint.hpp): a folder with state.txt and cascade.xml
+// (checkpoint_input.hpp).
 #include <filesystem>
 
+#include "fuzz/checkpoint_input.hpp"
 #include "fuzz/harness.hpp"
 #include "train/hog/hog_checkpoint.hpp"
 
@@ -12,8 +13,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         std::filesystem::create_directories(made);
         return made;
     }();
-    fuzz::write_split(data, size, dir + "/state.txt", dir + "/cascade.xml");
     HogCascade cascade;
-    fuzz::accept_input_errors([&] { train::hog::read_hog_checkpoint(dir, cascade); });
+    fuzz::read_checkpoint_input(data, size, dir + "/state.txt", dir + "/cascade.xml",
+                                [&] { train::hog::read_hog_checkpoint(dir, cascade); });
     return 0;
 }

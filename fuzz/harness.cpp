@@ -2,9 +2,7 @@
 
 #include <unistd.h>
 
-#include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 
@@ -50,16 +48,6 @@ std::string scratch_file(const std::string& name, const std::uint8_t* data, std:
     const std::string path = scratch_dir() + "/" + name;
     write_bytes(path, data, size);
     return path;
-}
-
-void write_split(const std::uint8_t* data, std::size_t size, const std::string& first, const std::string& second) {
-    const auto* nul = static_cast<const std::uint8_t*>(std::memchr(data, 0, size));
-    const std::size_t first_size = nul ? static_cast<std::size_t>(nul - data) : size;
-    write_bytes(first, data, first_size);
-    if (nul)
-        write_bytes(second, nul + 1, size - first_size - 1);
-    else
-        std::remove(second.c_str());
 }
 
 }  // namespace cascade::fuzz

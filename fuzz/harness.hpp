@@ -25,10 +25,6 @@ void write_bytes(const std::string& path, const std::uint8_t* data, std::size_t 
 // Writes `size` bytes to scratch_dir()/name and returns its path.
 std::string scratch_file(const std::string& name, const std::uint8_t* data, std::size_t size);
 
-// Inputs that stand for two files (a checkpoint's state and model): the bytes before the first NUL go to
-// `first`, those after it to `second`; without a NUL, `second` is removed.
-void write_split(const std::uint8_t* data, std::size_t size, const std::string& first, const std::string& second);
-
 // The input as text.
 inline std::string text_of(const std::uint8_t* data, std::size_t size) {
     return std::string(reinterpret_cast<const char*>(data), size);
