@@ -49,9 +49,9 @@ of the source photos (and of the negative images), chosen by --seed as the other
 training and used at the end to report hit rate and false positives per window (FPPW) per cascade depth.
 
 Examples:
-  cascade-train hog --pos ../shared/data/inria/96X160H96/Train/pos \
-      --neg ../shared/data/negatives --neg ../shared/data/negatives_web \
-      --output models/pedestrian_hog.xml --checkpoint hog-checkpoint --seed 1
+  cascade-train hog --pos ../shared/data/inria/96X160H96/Train/pos --neg ../shared/data/inria/Train/neg \
+      --holdout 0.2 --seed 1 --bins 8 --sum running --min-hit-rate 0.998 --target-false-alarm 1e-3 \
+      --final-negatives 15000 --jitter 2 --jitter-shift 2 --jitter-scale 1.05 --output models/pedestrian_hog.xml
   cascade-train hog ... --checkpoint hog-checkpoint --resume      (continue after the last finished stage)
   cascade-train hog --evaluate models/pedestrian_hog.xml --pos ... --neg ... --seed 1)";
 
