@@ -18,8 +18,10 @@
 #include "train/boost_weights.hpp"
 #include "train/checkpoint_file.hpp"
 #include "train/index_permutation.hpp"
+#include "train/lbp/code_table.hpp"
 #include "train/lbp/feature_pool.hpp"
 #include "train/lbp/lbp_trainer.hpp"
+#include "train/lbp/weak_fit.hpp"
 #include "train/wald_threshold.hpp"
 
 namespace fs = std::filesystem;
@@ -125,6 +127,40 @@ TEST_CASE("feature pool: distinct features inside the window, all of them when a
     }
     CHECK(distinct.size() == pool.size());
     CHECK(sample_lbp_features({64, 128}, 5000, 7).front().x == pool.front().x);  // same seed, same pool
+}
+
+TEST_CASE("LBP weak learner: responses 1/2 ln((W+ + eps) / (W- + eps)) times the shrinkage, the same feature") {
+    // Eight 9x9 windows, a pool of every 3x3-cell feature; four positives (slots 0-3), four negatives.
+    const std::vector<LbpFeature> pool = sample_lbp_features({9, 9}, 1000, 1);
+    std::vector<GrayImage> windows;
+    for (int i = 0; i < 8; ++i) {
+        GrayImage w(9, 9);
+        for (std::size_t p = 0; p < w.pixels.size(); ++p)
+            w.pixels[p] = static_cast<std::uint8_t>((p * static_cast<std::size_t>(i + 3) * 37) % 251);
+        windows.push_back(w);
+    }
+    CodeTable codes(static_cast<int>(pool.size()), 8);
+    codes.fill(pool, {0, 1, 2, 3, 4, 5, 6, 7}, windows, 1);
+    const WeightedSlots all{{0, 1, 2, 3}, {0.1, 0.1, 0.2, 0.1}, {4, 5, 6, 7}, {0.125, 0.125, 0.125, 0.125}};
+    const LbpWeakFit full = fit_lbp_weak(codes, all, all, 2.0, 1.0, 1);
+    const LbpWeakFit half = fit_lbp_weak(codes, all, all, 2.0, 0.5, 1);
+    CHECK(half.feature == full.feature);
+    const double eps = 2.0 / 8;
+    std::array<double, kLbpCodes> positive{}, negative{};
+    for (int i = 0; i < 4; ++i) {
+        positive[codes.code(full.feature, i)] += all.positive_weights[static_cast<std::size_t>(i)];
+        negative[codes.code(full.feature, i + 4)] += all.negative_weights[static_cast<std::size_t>(i)];
+    }
+    for (int c = 0; c < kLbpCodes; ++c) {
+        const double h = 0.5 * std::log((positive[c] + eps) / (negative[c] + eps));
+        CHECK(full.responses[static_cast<std::size_t>(c)] == doctest::Approx(h).epsilon(1e-6));
+        CHECK(half.responses[static_cast<std::size_t>(c)] == doctest::Approx(h / 2).epsilon(1e-6));
+    }
+    for (const double bad : {0.0, 1.5}) {
+        LbpTrainConfig c;
+        c.shrinkage = bad;
+        CHECK(input_error([&] { validate(c); }).find("--shrinkage: must lie in (0, 1]") == 0);
+    }
 }
 
 TEST_CASE("checkpoint files: reals read back bit-identical, a wrong kind is refused") {

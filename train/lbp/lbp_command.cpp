@@ -115,6 +115,8 @@ po::options_description learning_options(LbpTrainConfig& config) {
          "weight trimming: choose features without the lightest samples holding this fraction of the weight")
         ("smoothing", po::value(&config.smoothing)->default_value(config.smoothing),
          "response table smoothing: eps = this / number of samples")
+        ("shrinkage", po::value(&config.shrinkage)->default_value(config.shrinkage, "1"),
+         "response tables times this, in (0, 1]: boosting's learning rate (smaller: more, gentler weak learners)")
         ("mine-scale-factor", po::value(&config.mine_scale_factor)->default_value(config.mine_scale_factor, "1.1"),
          "pyramid scale step of the negative images while mining")
         ("mine-per-image", po::value(&config.mine_per_image)->default_value(config.mine_per_image),

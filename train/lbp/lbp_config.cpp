@@ -53,6 +53,7 @@ void validate(const LbpTrainConfig& c) {
     require(c.refill_below > 0.0 && c.refill_below <= 1.0, "--refill-below", "must lie in (0, 1]");
     require(c.trim >= 0.0 && c.trim < 1.0, "--trim", "must lie in [0, 1)");
     require(c.smoothing > 0.0, "--smoothing", "must be positive");
+    require(c.shrinkage > 0.0 && c.shrinkage <= 1.0, "--shrinkage", "must lie in (0, 1]");
     cli::check_scale_factor("--mine-scale-factor", c.mine_scale_factor);
     require(c.mine_per_image >= 1, "--mine-per-image", "must be at least 1");
     require(c.checkpoint_every >= 0, "--checkpoint-every", "must be 0 (only at refills) or more");
@@ -87,6 +88,7 @@ TrainingSettings training_settings(const LbpTrainConfig& c, const LbpTrainingDat
             {"refill-below", number(c.refill_below)},
             {"trim", number(c.trim)},
             {"smoothing", number(c.smoothing)},
+            {"shrinkage", number(c.shrinkage)},
             {"mine-scale-factor", number(c.mine_scale_factor)},
             {"mine-per-image", std::to_string(c.mine_per_image)},
             {"seed", std::to_string(c.seed)},

@@ -51,6 +51,7 @@ struct LbpTrainConfig {
     double refill_below = 0.5;  // mine when fewer than this fraction of the pool is live
     double trim = 0.05;         // weight trimming: the lightest samples holding this fraction of the weight
     double smoothing = 20.0;    // eps = smoothing / samples in the response tables
+    double shrinkage = 1.0;     // response tables times this (boosting's learning rate)
     double mine_scale_factor = 1.1;
     int mine_per_image = 16;
     std::uint64_t seed = 1;

@@ -45,7 +45,7 @@ double epsilon(const WeightedSlots& s, double smoothing) {
 }  // namespace
 
 LbpWeakFit fit_lbp_weak(const CodeTable& codes, const WeightedSlots& selection, const WeightedSlots& all,
-                        double smoothing, int threads) {
+                        double smoothing, double shrinkage, int threads) {
     const int n = codes.features();
     const double eps_select = epsilon(selection, smoothing);
     std::vector<double> z(static_cast<std::size_t>(n));
@@ -67,7 +67,7 @@ LbpWeakFit fit_lbp_weak(const CodeTable& codes, const WeightedSlots& selection, 
     const double eps = epsilon(all, smoothing);
     double wrong = 0.0, total = 0.0;
     for (int c = 0; c < kLbpCodes; ++c) {
-        fit.responses[static_cast<std::size_t>(c)] = static_cast<float>(response(h.positive[c], h.negative[c], eps));
+        fit.responses[static_cast<std::size_t>(c)] = static_cast<float>(shrinkage * response(h.positive[c], h.negative[c], eps));
         wrong += std::min(h.positive[c], h.negative[c]);
         total += h.positive[c] + h.negative[c];
     }

@@ -29,8 +29,9 @@ struct LbpWeakFit {
 };
 
 // Chooses the feature on `selection` (the trimmed samples; features evaluated in parallel, ties to the lowest
-// index) and fits its responses on `all` with eps = smoothing / number of samples in `all`.
+// index) and fits its responses on `all` with eps = smoothing / number of samples in `all`, times `shrinkage`
+// (in (0, 1]: boosting's learning rate; smaller steps let more weak learners share the work).
 LbpWeakFit fit_lbp_weak(const CodeTable& codes, const WeightedSlots& selection, const WeightedSlots& all,
-                        double smoothing, int threads);
+                        double smoothing, double shrinkage, int threads);
 
 }  // namespace cascade::train::lbp
