@@ -25,7 +25,7 @@ Dataset load_dataset(const DatasetSpec& spec) {
     std::vector<PositiveSource> sources;
     std::vector<std::vector<std::string>> groups_per_source;
     for (const std::string& s : spec.positives) {
-        const std::vector<PositiveSource> found = find_positives(s);
+        const std::vector<PositiveSource> found = find_positives(s, spec.group_by);
         sources.insert(sources.end(), found.begin(), found.end());
         groups_per_source.emplace_back();
         for (const PositiveSource& f : found) groups_per_source.back().push_back(f.group);
@@ -43,15 +43,19 @@ Dataset load_dataset(const DatasetSpec& spec) {
     std::set<std::string> held_groups;
     for (const PositiveSource& s : test) held_groups.insert(s.group);
     data.heldout_photos = static_cast<int>(held_groups.size());
+    for (const PositiveSource& s : sources) data.crops += s.box ? 0 : 1;
     CropParams crop = spec.crop;
     crop.jitter.seed = spec.seed;
     std::vector<PositiveSample> samples = load_positives(train, crop, spec.threads);
     for (const PositiveSample& s : samples) data.positive_groups.push_back(s.group);
+    for (const PositiveSample& s : samples) data.centred_crops += s.centred ? 1 : 0;
+    data.centred_crops /= (1 + crop.jitter.copies) * (crop.mirror ? 2 : 1);  // samples per crop
     data.positives = windows_of(samples);
     CropParams plain = spec.crop;
     plain.mirror = false;
     plain.jitter.copies = 0;
     samples = load_positives(test, plain, spec.threads);
+    for (const PositiveSample& s : samples) data.centred_crops += s.centred ? 1 : 0;
     data.heldout_positives = windows_of(samples);
 
     std::vector<std::string> images;

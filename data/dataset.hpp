@@ -1,6 +1,6 @@
 // A trainer's data: positive samples cut to the window, negative images indexed for mining, and optionally a
 // held-out part of both for measuring the result (split by source photo for positives, by image for
-// negatives; see holdout_split.hpp). Shared by the trainers.
+// negatives; see holdout_split.hpp).
 #pragma once
 
 #include <cstdint>
@@ -17,6 +17,7 @@ struct DatasetSpec {
     std::vector<std::string> positives;  // sources, see positive_samples.hpp
     std::vector<std::string> negatives;  // folders or list files of images
     CropParams crop;  // window, margin, padding; mirror and jitter for training positives only (seed: `seed`)
+    GroupBy group_by = GroupBy::name;    // what makes positives one photo for the hold-out (crop_options.hpp)
     double holdout = 0.0;                // fraction of positive photos and negative images held out
     std::uint64_t seed = 1;
     int threads = 0;
@@ -30,6 +31,8 @@ struct Dataset {
     std::vector<std::string> heldout_negatives;
     int photos = 0;  // source photos of the positives, all
     int heldout_photos = 0;
+    int centred_crops = 0;  // positive crops larger than the window of which only the centre is used (no margin)
+    int crops = 0;          // positive crops (not annotated boxes), all
 };
 
 // Throws InputError for a missing or empty source, an unreadable image, a crop smaller than the window, a

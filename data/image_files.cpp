@@ -46,6 +46,18 @@ std::vector<std::string> files_in_folder(const std::string& folder, bool (*keep)
     return files;
 }
 
+std::vector<std::string> images_in_nested_folders(const std::string& folder, const std::string& what) {
+    std::vector<std::string> files;
+    std::error_code error;
+    for (fs::recursive_directory_iterator it(folder, error), end; !error && it != end; it.increment(error))
+        if (it.depth() > 0 && it->is_regular_file() && has_image_extension(it->path().string()))
+            files.push_back(it->path().string());
+    if (error) throw InputError(folder, "cannot list folder (" + error.message() + ")");
+    if (files.empty()) throw InputError(folder, "folder holds no " + what);
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
 std::vector<std::string> read_lines(const std::string& path) {
     std::ifstream in(path);
     if (!in) throw InputError(path, "cannot open file");

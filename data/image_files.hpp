@@ -27,6 +27,10 @@ std::vector<std::string> read_lines(const std::string& path);
 // `entry` as written in `base_file` (a list or annotation file), resolved as described above.
 std::string resolve_relative(const std::string& entry, const std::string& base_file);
 
+// The image files in the folders nested in `folder`, at any depth, sorted by path (UMIST's person/face/*.pgm);
+// throws InputError saying the folder holds no `what` when there are none.
+std::vector<std::string> images_in_nested_folders(const std::string& folder, const std::string& what);
+
 // Image paths of a folder or list file.
 std::vector<std::string> list_images(const std::string& source);
 

@@ -18,7 +18,8 @@ namespace cascade::data {
 
 namespace {
 
-std::string crop_group(const std::string& path) {
+std::string crop_group(const std::string& path, GroupBy group_by) {
+    if (group_by == GroupBy::folder) return fs::path(path).parent_path().lexically_normal().string();
     std::string stem = fs::path(path).stem().string();
     while (stem.size() > 1 && std::islower(static_cast<unsigned char>(stem.back()))) stem.pop_back();
     return stem;
@@ -33,11 +34,25 @@ void add_annotated(const std::vector<AnnotatedImage>& images, std::vector<Positi
         for (const Rect& box : image.boxes) out.push_back({image.path, box, image.path});
 }
 
-void add_entry(const std::string& path, std::vector<PositiveSource>& out) {
+void add_entry(const std::string& path, GroupBy group_by, std::vector<PositiveSource>& out) {
     if (is_annotation_file(path))
         add_annotated({read_inria_annotation(path)}, out);
     else
-        out.push_back({path, std::nullopt, crop_group(path)});
+        out.push_back({path, std::nullopt, crop_group(path, group_by)});
+}
+
+bool has_file(const std::string& folder, bool (*keep)(const std::string&)) {
+    std::error_code error;
+    for (fs::directory_iterator it(folder, error), end; !error && it != end; it.increment(error))
+        if (keep(it->path().string())) return true;
+    return false;
+}
+
+// A folder's crops or annotation files; without either, the images of its nested folders.
+std::vector<std::string> folder_entries(const std::string& folder) {
+    if (has_file(folder, has_image_extension)) return files_in_folder(folder, has_image_extension, "image files");
+    if (has_file(folder, is_annotation_file)) return files_in_folder(folder, is_annotation_file, "annotation files");
+    return images_in_nested_folders(folder, "image files, INRIA annotation (.txt) files or folders of images");
 }
 
 cv::Mat as_mat(const GrayImage& image) {
@@ -61,19 +76,21 @@ std::string size_text(int w, int h) {
     return std::to_string(w) + "x" + std::to_string(h);
 }
 
-GrayImage crop_from_crop(const cv::Mat& image, const std::string& path, const CropParams& p) {
+GrayImage crop_from_crop(const cv::Mat& image, const std::string& path, const CropParams& p, bool& centred) {
     const Size w = p.window;
-    if (p.margin < 0) {
+    if (!p.margin) {
         if (image.cols < w.width || image.rows < w.height)
             throw InputError(path, "crop is " + size_text(image.cols, image.rows) + ", smaller than the " +
                                        size_text(w.width, w.height) + " window");
+        centred = image.cols > w.width || image.rows > w.height;
         return from_mat(image(cv::Rect((image.cols - w.width) / 2, (image.rows - w.height) / 2, w.width, w.height)));
     }
-    if (image.cols <= 2 * p.margin || image.rows <= 2 * p.margin)
+    const Margin& m = *p.margin;
+    const int inner_width = image.cols - m.left - m.right, inner_height = image.rows - m.top - m.bottom;
+    if (inner_width <= 0 || inner_height <= 0)
         throw InputError(path, "crop is " + size_text(image.cols, image.rows) + ": nothing left inside a margin of " +
-                                   std::to_string(p.margin) + " pixels");
-    return from_mat(
-        resized(image(cv::Rect(p.margin, p.margin, image.cols - 2 * p.margin, image.rows - 2 * p.margin)), w));
+                                   margin_text(m) + " pixels");
+    return from_mat(resized(image(cv::Rect(m.left, m.top, inner_width, inner_height)), w));
 }
 
 GrayImage crop_from_box(const cv::Mat& image, const std::string& path, Rect box, const CropParams& p) {
@@ -108,20 +125,22 @@ double symmetric_unit(Random& random) {
     return static_cast<double>(random.next() >> 11) * 0x1p-52 - 1.0;
 }
 
-// The window-sized sample of `source` and its jittered copies, in load_positives' order.
-std::vector<GrayImage> sample_windows(const PositiveSource& s, int index, const CropParams& p) {
+// The window-sized sample of `source` and its jittered copies, in load_positives' order; `centred` tells
+// whether they are the centre of a larger crop.
+std::vector<GrayImage> sample_windows(const PositiveSource& s, int index, const CropParams& p, bool& centred) {
     const GrayImage image = read_gray(s.path);
     const cv::Mat m = as_mat(image);
     if (s.box) {
         if (p.jitter.copies > 0) throw InputError(s.path, "jitter takes crops, not annotated boxes");
         return {crop_from_box(m, s.path, *s.box, p)};
     }
-    std::vector<GrayImage> out{crop_from_crop(m, s.path, p)};
+    std::vector<GrayImage> out{crop_from_crop(m, s.path, p, centred)};
     const double pixels_per_window_pixel =
-        p.margin < 0 ? 1.0 : static_cast<double>(image.width - 2 * p.margin) / p.window.width;
+        !p.margin ? 1.0 : static_cast<double>(image.width - p.margin->left - p.margin->right) / p.window.width;
     for (int c = 0; c < p.jitter.copies; ++c) {
         const GrayImage copy = jittered(image, draw_jitter(p.jitter, index, c), pixels_per_window_pixel);
-        out.push_back(crop_from_crop(as_mat(copy), s.path, p));
+        bool same_size = false;  // a copy has the crop's size
+        out.push_back(crop_from_crop(as_mat(copy), s.path, p, same_size));
     }
     return out;
 }
@@ -154,17 +173,10 @@ GrayImage jittered(const GrayImage& image, const JitterDraw& d, double pixels_pe
     return from_mat(out);
 }
 
-std::vector<PositiveSource> find_positives(const std::string& source) {
+std::vector<PositiveSource> find_positives(const std::string& source, GroupBy group_by) {
     std::vector<PositiveSource> out;
     if (fs::is_directory(source)) {
-        std::error_code error;
-        bool has_images = false;
-        for (fs::directory_iterator it(source, error), end; !error && it != end && !has_images; it.increment(error))
-            has_images = has_image_extension(it->path().string());
-        for (const std::string& file :
-             has_images ? files_in_folder(source, has_image_extension, "image files")
-                        : files_in_folder(source, is_annotation_file, "image files or INRIA annotation (.txt) files"))
-            add_entry(file, out);
+        for (const std::string& file : folder_entries(source)) add_entry(file, group_by, out);
         return out;
     }
     if (!fs::exists(source)) throw InputError(source, "no such file or folder");
@@ -177,7 +189,7 @@ std::vector<PositiveSource> find_positives(const std::string& source) {
         if (!lines.empty() && looks_like_info_line(lines.front()))
             add_annotated(read_opencv_info(source), out);
         else
-            for (const std::string& line : lines) add_entry(resolve_relative(line, source), out);
+            for (const std::string& line : lines) add_entry(resolve_relative(line, source), group_by, out);
     }
     if (out.empty()) throw InputError(source, "names no positive samples");
     return out;
@@ -193,10 +205,11 @@ std::vector<PositiveSample> load_positives(const std::vector<PositiveSource>& so
         static_cast<int>(sources.size()),
         [&](int i) {
             const PositiveSource& s = sources[static_cast<std::size_t>(i)];
+            bool centred = false;
             std::size_t next = static_cast<std::size_t>(i) * static_cast<std::size_t>(copies);
-            for (GrayImage& window : sample_windows(s, i, params)) {
-                if (params.mirror) samples[next + 1] = {mirrored(window), s.group};
-                samples[next] = {std::move(window), s.group};
+            for (GrayImage& window : sample_windows(s, i, params, centred)) {
+                if (params.mirror) samples[next + 1] = {mirrored(window), s.group, centred};
+                samples[next] = {std::move(window), s.group, centred};
                 next += static_cast<std::size_t>(mirrors);
             }
         },

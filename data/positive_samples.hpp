@@ -2,8 +2,10 @@
 //
 // Sources (find_positives detects the kind):
 //   - crops: a folder or list file of images that each hold one object with a margin (INRIA's 96x160 crops
-//     with the 64x128 person window in the centre). Without a margin the sample is the window-sized region in
-//     the crop's centre, unscaled; with `margin` pixels the crop minus the margin is resized to the window.
+//     with the 64x128 person window in the centre). A folder without images or annotation files of its own
+//     is read with its nested folders (UMIST's person/face/*.pgm). Without a margin the sample is the
+//     window-sized region in the crop's centre, unscaled; with a margin (crop_options.hpp, per side) the crop
+//     minus the margin is resized to the window.
 //   - annotated full images: an INRIA annotation file or a folder/list of them, a dlib imglab XML file, or an
 //     opencv_createsamples info file. Each box is grown by `padding` times its size on each side, widened or
 //     heightened about its centre to the window's aspect ratio, cut out (the image's edge pixels repeat where
@@ -11,9 +13,9 @@
 // Jitter (crops only) adds shifted and scaled copies of each crop: the whole crop resampled about its centre, so
 // that the window shows the person a few pixels off and a little larger or smaller, as a detector's scan with
 // its stride and pyramid step sees people; the margin supplies the pixels that move in.
-// A sample's group names the photo it comes from: the source image for annotated boxes, and for crops the file
-// stem without trailing lower-case letters (INRIA's crop001001a..f are one photo, mirror twins included), so
-// that a held-out split never separates twins.
+// A sample's group names the photo (or person) it comes from: the source image for annotated boxes, and for
+// crops their GroupBy (crop_options.hpp: the file stem without trailing lower-case letters, or the folder),
+// so that a held-out split never separates twins.
 #pragma once
 
 #include <cstdint>
@@ -23,6 +25,7 @@
 
 #include "common/geometry.hpp"
 #include "common/image.hpp"
+#include "data/crop_options.hpp"
 
 namespace cascade::data {
 
@@ -32,7 +35,7 @@ struct PositiveSource {
     std::string group;
 };
 
-std::vector<PositiveSource> find_positives(const std::string& source);
+std::vector<PositiveSource> find_positives(const std::string& source, GroupBy group_by = GroupBy::name);
 
 // Each copy's shift is uniform in [-shift, shift] window pixels in x and in y, its size factor log-uniform in
 // [1 / scale, scale]; the draws come from (seed, sample index, copy), so they do not depend on the threads.
@@ -62,7 +65,7 @@ GrayImage jittered(const GrayImage& image, const JitterDraw& draw, double pixels
 
 struct CropParams {
     Size window{64, 128};
-    int margin = -1;       // crops: -1 = centre window-sized region; >= 0 = crop minus margin, resized
+    std::optional<Margin> margin;  // crops: none = centre window-sized region; given = crop minus margin, resized
     double padding = 0.0;  // annotated boxes: growth on each side, as a fraction of the box size
     bool mirror = false;   // add each sample's mirror image
     Jitter jitter;         // crops: add jittered copies (and their mirror images with `mirror`)
@@ -71,6 +74,7 @@ struct CropParams {
 struct PositiveSample {
     GrayImage window;
     std::string group;
+    bool centred = false;  // a crop larger than the window of which only the centre was taken (no margin given)
 };
 
 // Decodes and crops every source on all cores: per source the sample, then its jittered copies, each followed by

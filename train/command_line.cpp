@@ -6,6 +6,7 @@
 #include "cli/output_paths.hpp"
 #include "cli/program_options.hpp"
 #include "cli/usage_error.hpp"
+#include "data/crop_options.hpp"
 
 namespace po = boost::program_options;
 
@@ -15,14 +16,24 @@ po::options_description dataset_options(data::DatasetSpec& spec, std::string& wi
     po::options_description options("Data", line_length, line_length / 2);
     options.add_options()
         ("pos", po::value(&spec.positives)->composing(),
-         "positives (repeatable): a folder or list file of crops, INRIA annotation files (a .txt, or a folder or "
-         "list of them), a dlib imglab .xml, or an opencv_createsamples info file")
+         "positives (repeatable): a folder (read with its nested folders when it holds no images itself: UMIST's "
+         "person/face/*.pgm) or list file of crops, INRIA annotation files (a .txt, or a folder or list of them), "
+         "a dlib imglab .xml, or an opencv_createsamples info file")
         ("neg", po::value(&spec.negatives)->composing(),
          "negative images (repeatable): a folder or list file of object-free images")
         ("window", po::value(&window)->default_value("64x128"), "detection window WxH")
-        ("pos-margin", po::value(&spec.crop.margin)->default_value(-1),
-         "crops: the object is the crop minus this margin, resized to the window (default: the window-sized "
-         "centre of the crop, unscaled)")
+        ("pos-margin", po::value<std::string>()->value_name("N|T,R,B,L")->notifier([&spec](const std::string& text) {
+             spec.crop.margin = data::parse_margin("--pos-margin", text);
+         }),
+         "crops: the object is the crop minus this margin (N pixels on every side, or top,right,bottom,left), "
+         "resized to the window (default: the window-sized centre of the crop, unscaled; the log says when "
+         "crops are larger)")
+        ("group-by", po::value<std::string>()->value_name("name|folder")->notifier([&spec](const std::string& text) {
+             spec.group_by = data::parse_group_by("--group-by", text);
+         }),
+         "crops that come from one photo or person, kept on one side of the --holdout and --calibration splits: "
+         "name (the file name less its trailing lower-case letters: INRIA's crop001001a..f) or folder (the "
+         "folder holding the file: UMIST's person/face/*.pgm) (default: name)")
         ("padding", po::value(&spec.crop.padding)->default_value(0.0, "0"),
          "annotated boxes: grow each side by this fraction of the box before cropping")
         ("mirror", po::bool_switch(&spec.crop.mirror), "add the mirror image of every training positive")
@@ -45,7 +56,6 @@ void check_dataset_options(const data::DatasetSpec& spec) {
     // Beyond 10 (a box grown 21 times) the crop is mostly background; the bound also keeps the arithmetic finite.
     if (!(spec.crop.padding >= 0.0 && spec.crop.padding <= 10.0))
         throw cli::UsageError("--padding", "must lie in [0, 10]");
-    if (spec.crop.margin < -1) throw cli::UsageError("--pos-margin", "must be -1 (the window-sized centre) or more");
     if (!(spec.holdout >= 0.0 && spec.holdout < 1.0)) throw cli::UsageError("--holdout", "must lie in [0, 1)");
 }
 

@@ -10,13 +10,14 @@
 
 namespace cascade::train {
 
-// The options of DatasetSpec (--pos, --neg, --window, --pos-margin, --padding, --mirror, --holdout), bound to
-// `spec` and `window` (cli::parse_size after po::notify).
+// The options of DatasetSpec (--pos, --neg, --window, --pos-margin, --group-by, --padding, --mirror, --jitter,
+// --holdout), bound to `spec` (--pos-margin and --group-by parsed by po::notify) and `window` (cli::parse_size
+// after po::notify).
 boost::program_options::options_description dataset_options(data::DatasetSpec& spec, std::string& window,
                                                             unsigned line_length);
 
 // UsageError for what dataset_options accept but cannot mean: no --pos or --neg, --padding outside [0, 10],
-// --pos-margin below -1, --holdout outside [0, 1).
+// --holdout outside [0, 1) (a negative --pos-margin is refused as it is parsed).
 void check_dataset_options(const data::DatasetSpec& spec);
 
 // UsageError, before any training, when the model file `output` cannot be written (its folder is missing, it

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <utility>
 
+#include "bench/eval/split_options.hpp"
 #include "cli/output_paths.hpp"
 #include "cli/program_options.hpp"
 #include "cli/usage_error.hpp"
@@ -56,8 +57,9 @@ Examples:
 )";
 
 struct Raw {
-    std::vector<std::string> models, labels, detections, positives, negatives, annotations, results, references;
-    std::string holdout, seed, stride, scale_factor, first_scale, threads, group, nms_iou, min_neighbors, min_iou,
+    std::vector<std::string> models, labels, detections, annotations, results, references;
+    SplitText split;
+    std::string stride, scale_factor, first_scale, threads, group, nms_iou, min_neighbors, min_iou,
         json, plot, swept_stages, images, max_people, min_scale, max_scale, output;
 };
 
@@ -72,17 +74,6 @@ void add_outputs(po::options_description& o, Raw& raw) {
     o.add_options()
         ("json", po::value(&raw.json)->value_name("FILE"), "write the results as JSON to FILE (default: stdout)")
         ("plot", po::value(&raw.plot)->value_name("FILE.png"), "draw the curves into a PNG (default: none)");
-}
-
-void add_split(po::options_description& o, Raw& raw) {
-    o.add_options()
-        ("pos", po::value(&raw.positives)->value_name("SRC"),
-         "positive crops: a folder or list file of images with the window in their centre; repeatable")
-        ("neg", po::value(&raw.negatives)->value_name("SRC"), "person-free images: folder or list file; repeatable")
-        ("holdout", po::value(&raw.holdout)->value_name("F"),
-         "use only the part cascade-train held out with this --holdout (and --seed) for the same --pos/--neg: "
-         "crops split by source photo, images one by one; 0 uses everything given (default: 0)")
-        ("seed", po::value(&raw.seed)->value_name("N"), "the training --seed of the split (default: 1)");
 }
 
 void add_scan(po::options_description& o, Raw& raw, const char* stride_default, const char* scale_default) {
@@ -146,28 +137,14 @@ Outputs outputs_of(const Raw& raw) {
     check_writable_path("--json", raw.json);
     check_writable_path("--plot", raw.plot);
     std::vector<std::string> inputs;
-    for (const auto* files : {&raw.models, &raw.detections, &raw.positives, &raw.negatives, &raw.annotations,
-                              &raw.results})
+    for (const auto* files : {&raw.models, &raw.detections, &raw.split.positives, &raw.split.negatives,
+                              &raw.annotations, &raw.results})
         inputs.insert(inputs.end(), files->begin(), files->end());
     cli::check_not_an_input("--json", raw.json, inputs);
     cli::check_not_an_input("--plot", raw.plot, inputs);
     if (!raw.plot.empty() && fs::path(raw.plot).extension() != ".png")
         throw UsageError("--plot", "'" + raw.plot + "' must end in .png");
     return {raw.json, raw.plot};
-}
-
-double holdout_of(const Raw& raw) {
-    if (raw.holdout.empty()) return 0.0;
-    const double h = parse_real("--holdout", raw.holdout);
-    if (!(h >= 0.0 && h < 1.0)) throw UsageError("--holdout", raw.holdout + " is out of range (0 <= F < 1)");
-    return h;
-}
-
-std::uint64_t seed_of(const Raw& raw) {
-    if (raw.seed.empty()) return 1;
-    const int seed = parse_int("--seed", raw.seed);
-    if (seed < 0) throw UsageError("--seed", raw.seed + " is negative");
-    return static_cast<std::uint64_t>(seed);
 }
 
 ScanParams scan_of(const Raw& raw, int stride, double scale_factor) {
@@ -212,7 +189,7 @@ std::optional<Command> window_command(const std::vector<std::string>& args, std:
          "HOGDescriptor with its default people detector, Dalal and Triggs' linear SVM, on the colour images) or "
          "opencv-hog-gray (the same on the grayscale images the cascades see); repeatable; needs a 64x128 "
          "window's crops");
-    add_split(o, raw);
+    add_split_options(o, raw.split);
     add_scan(o, raw, "4", "1.05");
     add_outputs(o, raw);
     if (!parse(args, o, "Usage: cascade-eval window (--model FILE | --reference NAME)... --pos SRC --neg SRC [options]",
@@ -224,12 +201,7 @@ std::optional<Command> window_command(const std::vector<std::string>& args, std:
         throw UsageError("--model", "give at least one --model or --reference");
     if (!raw.models.empty()) c.models = models_of(raw);
     if (raw.models.empty() && !raw.labels.empty()) throw UsageError("--label", "labels the --model curves; give a --model");
-    if (raw.positives.empty()) throw UsageError("--pos", "is required");
-    if (raw.negatives.empty()) throw UsageError("--neg", "is required");
-    c.positives = raw.positives;
-    c.negatives = raw.negatives;
-    c.holdout = holdout_of(raw);
-    c.seed = seed_of(raw);
+    c.split = split_of(raw.split);
     c.scan = scan_of(raw, 4, 1.05);
     c.outputs = outputs_of(raw);
     return c;
@@ -317,7 +289,7 @@ std::optional<Command> image_command(const std::vector<std::string>& args, std::
 std::optional<Command> composite_command(const std::vector<std::string>& args, std::ostream& help_out) {
     Raw raw;
     po::options_description o = base("Options of cascade-eval composite");
-    add_split(o, raw);
+    add_split_options(o, raw.split);
     o.add_options()
         ("output,o", po::value(&raw.output)->value_name("DIR"),
          "folder to write images/, annotations/ and annotations.lst into (created)")
@@ -331,13 +303,8 @@ std::optional<Command> composite_command(const std::vector<std::string>& args, s
     if (!parse(args, o, "Usage: cascade-eval composite --pos SRC --neg SRC --output DIR [options]", help_out))
         return std::nullopt;
     CompositeCommand c;
-    if (raw.positives.empty()) throw UsageError("--pos", "is required");
-    if (raw.negatives.empty()) throw UsageError("--neg", "is required");
-    c.positives = raw.positives;
-    c.negatives = raw.negatives;
-    c.holdout = holdout_of(raw);
-    c.seed = seed_of(raw);
-    c.params.seed = c.seed;
+    c.split = split_of(raw.split);
+    c.params.seed = c.split.seed;
     c.folder = required_one(raw.output, "--output");
     if (fs::exists(c.folder) && !fs::is_directory(c.folder))
         throw UsageError("--output", "'" + c.folder + "' is a file");

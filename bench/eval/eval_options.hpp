@@ -13,6 +13,7 @@
 #include "bench/eval/composite_set.hpp"
 #include "bench/eval/opencv_hog.hpp"
 #include "bench/eval/protocols.hpp"
+#include "bench/eval/test_sets.hpp"
 
 namespace cascade::eval {
 
@@ -30,9 +31,7 @@ struct Outputs {
 struct WindowCommand {
     Labelled models;
     std::vector<HogReference> references;  // reference curves beside the models
-    std::vector<std::string> positives, negatives;
-    double holdout = 0.0;
-    std::uint64_t seed = 1;
+    TestSplit split;
     ScanParams scan;
     Outputs outputs;
 };
@@ -48,9 +47,7 @@ struct ImageCommand {
 };
 
 struct CompositeCommand {
-    std::vector<std::string> positives, negatives;
-    double holdout = 0.0;
-    std::uint64_t seed = 1;
+    TestSplit split;
     CompositeParams params;
     std::string folder;
 };

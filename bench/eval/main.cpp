@@ -16,6 +16,7 @@
 #include "common/error.hpp"
 #include "common/model_io.hpp"
 #include "data/annotations.hpp"
+#include "data/crop_options.hpp"
 
 namespace {
 
@@ -79,7 +80,7 @@ void write_outputs(const EvalResult& result, const Outputs& outputs) {
 
 void run(const WindowCommand& c) {
     const std::vector<Model> models = load_models(c.models);
-    const TestSet set = find_test_set(c.positives, c.negatives, c.holdout, c.seed);
+    const TestSet set = find_test_set(c.split);
     std::cerr << "window protocol: " << set.crops.size() << " positive crops, " << set.negative_images.size()
               << " negative images, " << scan_text(c.scan) << "\n";
     EvalResult result{Protocol::window, {}};
@@ -87,10 +88,12 @@ void run(const WindowCommand& c) {
         ModelResult r = window_protocol(scorer, set, c.scan.threads);
         r.label = label;
         r.model = model;
-        r.settings.insert(r.settings.end(), {{"pos", joined(c.positives)},
-                                             {"neg", joined(c.negatives)},
-                                             {"holdout", real_text(c.holdout)},
-                                             {"seed", std::to_string(c.seed)}});
+        r.settings.insert(r.settings.end(), {{"pos", joined(c.split.positives)},
+                                             {"neg", joined(c.split.negatives)},
+                                             {"pos_holdout", real_text(c.split.pos_holdout)},
+                                             {"neg_holdout", real_text(c.split.neg_holdout)},
+                                             {"seed", std::to_string(c.split.seed)},
+                                             {"group_by", data::group_by_name(c.split.group_by)}});
         add_scan_settings(c.scan, r);
         result.models.push_back(std::move(r));
     };
@@ -174,7 +177,7 @@ void run(const ImageCommand& c) {
 }
 
 void run(const CompositeCommand& c) {
-    const TestSet set = find_test_set(c.positives, c.negatives, c.holdout, c.seed);
+    const TestSet set = find_test_set(c.split);
     write_composite_set(set, c.params, c.folder);
     std::cout << "composite: " << c.params.images << " pictures from " << set.crops.size() << " crops and "
               << set.negative_images.size() << " backgrounds in " << c.folder << "/ (list: " << c.folder

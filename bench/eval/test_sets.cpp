@@ -25,24 +25,23 @@ std::vector<std::string> part_of(const std::vector<std::vector<std::string>>& it
 
 }  // namespace
 
-TestSet find_test_set(const std::vector<std::string>& positive_sources,
-                      const std::vector<std::string>& negative_sources, double holdout, std::uint64_t seed) {
-    if (positive_sources.empty()) throw InputError("--pos", "no positive source given");
-    if (negative_sources.empty()) throw InputError("--neg", "no negative source given");
+TestSet find_test_set(const TestSplit& split) {
+    if (split.positives.empty()) throw InputError("--pos", "no positive source given");
+    if (split.negatives.empty()) throw InputError("--neg", "no negative source given");
     std::vector<std::vector<std::string>> crops, groups;
-    for (const std::string& source : positive_sources) {
+    for (const std::string& source : split.positives) {
         crops.emplace_back();
         groups.emplace_back();
-        for (const data::PositiveSource& s : data::find_positives(source)) {
+        for (const data::PositiveSource& s : data::find_positives(source, split.group_by)) {
             if (s.box) throw InputError(source, "holds annotated boxes; the per-window protocol takes crops");
             crops.back().push_back(s.path);
             groups.back().push_back(s.group);
         }
     }
     std::vector<std::vector<std::string>> images;
-    for (const std::string& source : negative_sources) images.push_back(data::list_images(source));
-    TestSet set{part_of(crops, groups, data::HoldoutOf::positives, holdout, seed),
-                part_of(images, images, data::HoldoutOf::negatives, holdout, seed)};
+    for (const std::string& source : split.negatives) images.push_back(data::list_images(source));
+    TestSet set{part_of(crops, groups, data::HoldoutOf::positives, split.pos_holdout, split.seed),
+                part_of(images, images, data::HoldoutOf::negatives, split.neg_holdout, split.seed)};
     if (set.crops.empty()) throw InputError("--holdout", "leaves no positive crop to measure on");
     if (set.negative_images.empty()) throw InputError("--holdout", "leaves no negative image to measure on");
     return set;

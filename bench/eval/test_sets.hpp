@@ -1,11 +1,15 @@
 // The data cascade-eval measures on: positive crops and person-free images, either everything given
 // (holdout 0, a test set of its own) or the part that cascade-train held out for the same sources,
-// --holdout and --seed (data/holdout_split.hpp's trainer_holdout: crops by source photo, images one by one).
+// --holdout, --seed and --group-by (data/holdout_split.hpp's trainer_holdout: crops by source photo, images
+// one by one). The positives' and negatives' fractions may differ: positives from another folder than the
+// model's are measured whole (0) beside the negatives the model's training held out.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
+
+#include "data/crop_options.hpp"
 
 namespace cascade::eval {
 
@@ -14,9 +18,15 @@ struct TestSet {
     std::vector<std::string> negative_images;  // person-free images
 };
 
-// Requires 0 <= holdout < 1. Throws InputError for a missing or empty source, a source of annotated boxes
-// instead of crops, or a split that leaves no crop or no image.
-TestSet find_test_set(const std::vector<std::string>& positive_sources,
-                      const std::vector<std::string>& negative_sources, double holdout, std::uint64_t seed);
+struct TestSplit {
+    std::vector<std::string> positives, negatives;  // sources (folders or list files)
+    double pos_holdout = 0.0, neg_holdout = 0.0;     // in [0, 1)
+    std::uint64_t seed = 1;
+    data::GroupBy group_by = data::GroupBy::name;
+};
+
+// Throws InputError for a missing or empty source, a source of annotated boxes instead of crops, or a split
+// that leaves no crop or no image.
+TestSet find_test_set(const TestSplit& split);
 
 }  // namespace cascade::eval

@@ -129,7 +129,8 @@ TEST_CASE("positives from INRIA annotations, dlib XML and info files are the box
         CAPTURE(source);
         const std::vector<PositiveSource> found = find_positives(dir.file(source));
         REQUIRE(found.size() == 1);
-        const std::vector<PositiveSample> samples = load_positives(found, CropParams{{64, 128}, -1, 0.0, true, {}}, 1);
+        const std::vector<PositiveSample> samples =
+            load_positives(found, CropParams{{64, 128}, std::nullopt, 0.0, true, {}}, 1);
         REQUIRE(samples.size() == 2);  // and its mirror image
         const GrayImage& w = samples[0].window;
         REQUIRE(w.size() == Size{64, 128});
@@ -153,7 +154,7 @@ TEST_CASE("positives with --padding: each box grows by the padding, then widens 
     for (const std::string& source : write_box_annotations(dir, boxes)) {
         CAPTURE(source);
         const std::vector<PositiveSample> samples =
-            load_positives(find_positives(dir.file(source)), CropParams{{64, 128}, -1, 0.3, false, {}}, 1);
+            load_positives(find_positives(dir.file(source)), CropParams{{64, 128}, std::nullopt, 0.3, false}, 1);
         REQUIRE(samples.size() == 2);
         REQUIRE(samples[0].window.size() == Size{64, 128});
         REQUIRE(samples[1].window.size() == Size{64, 128});
@@ -168,7 +169,7 @@ TEST_CASE("crops: the window-sized centre, and the group is the photo (trailing 
     const std::vector<PositiveSource> found = find_positives(dir.path());
     REQUIRE(found.size() == 1);
     CHECK(found[0].group == "crop001001");
-    const GrayImage w = load_positives(found, CropParams{{64, 128}, -1, 0.0, false, {}}, 1)[0].window;
+    const GrayImage w = load_positives(found, CropParams{{64, 128}, std::nullopt, 0.0, false, {}}, 1)[0].window;
     CHECK(cv::norm(as_mat(w), image(cv::Rect(16, 16, 64, 128)), cv::NORM_INF) == 0);
 }
 

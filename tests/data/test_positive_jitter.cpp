@@ -75,7 +75,7 @@ TEST_CASE("jittered crops: the window shows the person moved by -d/s and scaled 
     ScratchDir dir("jitter");
     const std::vector<PositiveSource> sources = write_bar_crop(dir);
     SUBCASE("window-sized centre of the crop") {
-        CropParams params{{64, 128}, -1, 0.0, true, Jitter{6, 4.0, 1.1, 3}};
+        CropParams params{{64, 128}, std::nullopt, 0.0, true, Jitter{6, 4.0, 1.1, 3}};
         const std::vector<PositiveSample> samples = load_positives(sources, params, 1);
         REQUIRE(samples.size() == 14);
         for (int k = 0; k < 7; ++k) {
@@ -92,7 +92,7 @@ TEST_CASE("jittered crops: the window shows the person moved by -d/s and scaled 
         }
     }
     SUBCASE("crop minus a margin, resized: the shift is in window pixels") {
-        CropParams params{{32, 64}, 16, 0.0, false, Jitter{6, 3.0, 1.2, 5}};
+        CropParams params{{32, 64}, Margin{16, 16, 16, 16}, 0.0, false, Jitter{6, 3.0, 1.2, 5}};
         const std::vector<PositiveSample> samples = load_positives(sources, params, 1);
         REQUIRE(samples.size() == 7);
         for (int k = 1; k < 7; ++k) {
@@ -110,12 +110,12 @@ TEST_CASE("jitter: bad settings and annotated boxes are refused with a one-line 
     ScratchDir dir("jitter-bad");
     const std::vector<PositiveSource> sources = write_bar_crop(dir);
     const auto refusal = [&](const std::vector<PositiveSource>& from, const Jitter& jitter) {
-        return input_error([&] { load_positives(from, CropParams{{64, 128}, -1, 0.0, false, jitter}, 1); });
+        return input_error([&] { load_positives(from, CropParams{{64, 128}, std::nullopt, 0.0, false, jitter}, 1); });
     };
     CHECK(refusal(sources, Jitter{-1, 4.0, 1.1, 1}) == "--jitter: must be 0 or more copies");
     CHECK(refusal(sources, Jitter{2, -1.0, 1.1, 1}) == "--jitter-shift: must be 0 or more pixels");
     CHECK(refusal(sources, Jitter{2, 4.0, 0.9, 1}) == "--jitter-scale: must be at least 1");
     const std::vector<PositiveSource> boxed{{sources[0].path, Rect{30, 30, 36, 100}, "photo"}};
     CHECK(refusal(boxed, Jitter{2, 4.0, 1.1, 1}) == sources[0].path + ": jitter takes crops, not annotated boxes");
-    CHECK(load_positives(boxed, CropParams{{64, 128}, -1, 0.0, false, Jitter{}}, 1).size() == 1);
+    CHECK(load_positives(boxed, CropParams{{64, 128}, std::nullopt, 0.0, false, Jitter{}}, 1).size() == 1);
 }

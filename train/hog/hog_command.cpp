@@ -15,6 +15,7 @@
 #include "common/error.hpp"
 #include "common/hog_cpu_detector.hpp"
 #include "common/model_io.hpp"
+#include "data/crop_options.hpp"
 #include "data/progress.hpp"
 #include "train/command_line.hpp"
 #include "train/hog/cascade_trainer.hpp"
@@ -44,9 +45,10 @@ fit no learner, so that each stage keeps of unseen people about what it keeps of
 shifted and scaled copies of every crop that fits the learners (the margin supplies the pixels moving in).
 
 Positives are crops of the 64x128 window plus --pos-margin pixels on each side (INRIA's 96x160 crops), from
-folders or list files; the margin gives the window's border pixels their true gradients. A fraction --holdout
-of the source photos (and of the negative images), chosen by --seed as the other trainers do, is held out of
-training and used at the end to report hit rate and false positives per window (FPPW) per cascade depth.
+folders (with nested folders: UMIST's person/face/*.pgm) or list files; the margin gives the window's border
+pixels their true gradients. A fraction --holdout of the source photos (--group-by: photos by file name or
+by folder) and of the negative images, chosen by --seed as the other trainers do, is held out of training
+and used at the end to report hit rate and false positives per window (FPPW) per cascade depth.
 
 Examples:
   cascade-train hog --pos ../shared/data/inria/96X160H96/Train/pos --neg ../shared/data/inria/Train/neg \
@@ -59,7 +61,8 @@ struct Settings {
     std::vector<std::string> positive_dirs, negative_dirs;
     std::string output, checkpoint, evaluate;
     bool resume = false;
-    int margin = 16;
+    data::Margin margin{16, 16, 16, 16};
+    data::GroupBy group_by = data::GroupBy::name;
     double holdout = 0.2;
     double calibration = 0.0;
     data::Jitter jitter;
@@ -80,7 +83,8 @@ void check(const Settings& s) {
     require(!s.negative_dirs.empty(), "neg", "is required");
     require(!s.output.empty() || !s.evaluate.empty(), "output", "is required (or --evaluate MODEL)");
     require(!s.resume || !s.checkpoint.empty(), "resume", "needs --checkpoint DIR");
-    require(s.margin >= 1, "pos-margin", "must be at least 1 (the window's border pixels need neighbours)");
+    require(s.margin.top >= 1 && s.margin.right >= 1 && s.margin.bottom >= 1 && s.margin.left >= 1, "pos-margin",
+            "must be at least 1 on every side (the window's border pixels need neighbours)");
     require(s.holdout >= 0.0 && s.holdout < 1.0, "holdout", "must be in [0, 1)");
     require(s.calibration >= 0.0 && s.calibration < 1.0, "calibration", "must be in [0, 1)");
     require(st.min_hit_rate > 0.0 && st.min_hit_rate <= 1.0, "min-hit-rate", "must be in (0, 1]");
@@ -124,7 +128,7 @@ std::string fingerprint(const Settings& s, const HogData& data) {
     std::ostringstream out;
     out.precision(17);
     out << "data " << std::hex << h << std::dec << " positives " << data.train_positives.size() << " negatives "
-        << data.train_negatives.size() << " margin " << s.margin << " holdout " << s.holdout
+        << data.train_negatives.size() << " margin " << data::margin_text(s.margin) << " holdout " << s.holdout
         << " calibration " << s.calibration << " jitter " << s.jitter.copies << " " << s.jitter.shift << " "
         << s.jitter.scale << " seed " << c.stage.seed
         << " min-hit-rate " << c.stage.min_hit_rate << " max-false-alarm " << c.stage.max_false_alarm
@@ -159,12 +163,13 @@ int run(const Settings& s) {
     data::Progress progress(kProgressUnit, kProgressUnits);
     const Size window = s.cascade.window;
     const HogData data =
-        find_hog_data(s.positive_dirs, s.negative_dirs, window, s.holdout, s.cascade.stage.seed, s.threads);
+        find_hog_data(s.positive_dirs, s.negative_dirs, window, s.holdout, s.cascade.stage.seed, s.threads, s.group_by);
     progress.log("data: " + std::to_string(data.train_positives.size()) + " training and " +
                  std::to_string(data.held_positives.size()) + " held-out positive crops, " +
                  std::to_string(data.train_negatives.size()) + " training and " +
                  std::to_string(data.held_negatives.size()) + " held-out negative images (holdout " + cli::real_text(s.holdout) +
-                 ", by source photo, seed " + std::to_string(s.cascade.stage.seed) + ")");
+                 ", by source photo grouped by " + data::group_by_name(s.group_by) + ", seed " +
+                 std::to_string(s.cascade.stage.seed) + ")");
 
     ScanParams scan;
     scan.pyramid.scale_factor = s.eval_scale;
@@ -233,7 +238,13 @@ int command(int argc, char** argv) {
         ("neg", po::value(&s.negative_dirs)->composing(), "folder or list file of object-free images (repeatable)")
         ("output,o", po::value(&s.output), "the model to write (the project's XML)")
         ("evaluate", po::value(&s.evaluate), "evaluate this HoG model on the held-out data instead of training")
-        ("pos-margin", po::value(&s.margin)->default_value(16), "pixels around the 64x128 window in each crop")
+        ("pos-margin", po::value<std::string>()->default_value("16")->notifier(
+             [&s](const std::string& t) { s.margin = data::parse_margin("--pos-margin", t); }),
+         "pixels around the 64x128 window in each crop: N on every side, or top,right,bottom,left")
+        ("group-by", po::value<std::string>()->default_value("name")->notifier(
+             [&s](const std::string& t) { s.group_by = data::parse_group_by("--group-by", t); }),
+         "crops of one photo or person, kept on one side of the --holdout and --calibration splits: name (INRIA's "
+         "crop001001a..f) or folder (UMIST's person/face/*.pgm)")
         ("holdout", po::value(&s.holdout)->default_value(0.2), "fraction of source photos and negative images held out")
         ("jitter", po::value(&s.jitter.copies)->default_value(0), "add this many shifted and scaled copies of every fitting crop (data/positive_samples.hpp)")
         ("jitter-shift", po::value(&s.jitter.shift)->default_value(s.jitter.shift, "4"), "jitter: shift of at most this many pixels in x and in y")

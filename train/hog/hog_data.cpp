@@ -9,7 +9,7 @@
 namespace cascade::train::hog {
 
 HogData find_hog_data(const std::vector<std::string>& positive_sources, const std::vector<std::string>& negative_sources,
-                      Size window, double holdout, std::uint64_t seed, int threads) {
+                      Size window, double holdout, std::uint64_t seed, int threads, data::GroupBy group_by) {
     if (positive_sources.empty()) throw InputError("--pos", "no positive source given");
     if (negative_sources.empty()) throw InputError("--neg", "no negative source given");
     HogData data;
@@ -17,7 +17,7 @@ HogData find_hog_data(const std::vector<std::string>& positive_sources, const st
     std::vector<std::vector<std::string>> groups_per_source;
     for (const std::string& source : positive_sources) {
         groups_per_source.emplace_back();
-        for (const data::PositiveSource& s : data::find_positives(source)) {
+        for (const data::PositiveSource& s : data::find_positives(source, group_by)) {
             if (s.box) throw InputError(source, "holds annotated boxes; the HoG trainer takes crops with a margin");
             sources.push_back(s);
             groups_per_source.back().push_back(s.group);
@@ -54,10 +54,10 @@ void split_calibration(const std::vector<data::PositiveSource>& positives, doubl
     if (fitting.empty()) throw InputError("--calibration", "leaves no positive crop to fit the learners");
 }
 
-WindowSet load_positive_windows(const std::vector<data::PositiveSource>& crops, Size window, int margin, int threads,
-                                const data::Jitter& jitter) {
+WindowSet load_positive_windows(const std::vector<data::PositiveSource>& crops, Size window, const data::Margin& margin,
+                                int threads, const data::Jitter& jitter) {
     data::check_jitter(jitter);
-    const Size expected{window.width + 2 * margin, window.height + 2 * margin};
+    const Size expected{window.width + margin.left + margin.right, window.height + margin.top + margin.bottom};
     std::vector<WindowSet> one(crops.size(), WindowSet(window));
     parallel_for(
         static_cast<int>(crops.size()),
@@ -68,13 +68,13 @@ WindowSet load_positive_windows(const std::vector<data::PositiveSource>& crops, 
                 throw InputError(path, "is " + std::to_string(crop.width) + "x" + std::to_string(crop.height) + ", expected " +
                                            std::to_string(expected.width) + "x" + std::to_string(expected.height) + " (a " +
                                            std::to_string(window.width) + "x" + std::to_string(window.height) +
-                                           " window with a " + std::to_string(margin) + " px margin)");
+                                           " window with a margin of " + data::margin_text(margin) + " px)");
             HogIntegral integral;
             compute_hog_integral(crop.view(), integral);
-            one[static_cast<std::size_t>(i)].add(integral.view(), margin, margin);
+            one[static_cast<std::size_t>(i)].add(integral.view(), margin.left, margin.top);
             for (int c = 0; c < jitter.copies; ++c) {  // the crop is the window unscaled: 1 pixel per window pixel
                 compute_hog_integral(data::jittered(crop, data::draw_jitter(jitter, i, c), 1.0).view(), integral);
-                one[static_cast<std::size_t>(i)].add(integral.view(), margin, margin);
+                one[static_cast<std::size_t>(i)].add(integral.view(), margin.left, margin.top);
             }
         },
         threads);

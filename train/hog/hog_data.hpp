@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "common/geometry.hpp"
+#include "data/crop_options.hpp"
 #include "data/negative_images.hpp"
 #include "data/positive_samples.hpp"
 #include "train/hog/window_set.hpp"
@@ -24,11 +25,12 @@ struct HogData {
 };
 
 // Finds the sources (folders or list files; see data/positive_samples.hpp and data/image_files.hpp) and
-// splits them as data/dataset.hpp does for `holdout` and `seed`. Positives must be crops (not annotated
+// splits them as data/dataset.hpp does for `holdout`, `seed` and `group_by`. Positives must be crops (not annotated
 // boxes). Throws InputError for missing or empty sources, unreadable negative images, negatives all smaller
 // than the window, or a hold-out that leaves nothing to train on.
 HogData find_hog_data(const std::vector<std::string>& positive_sources, const std::vector<std::string>& negative_sources,
-                      Size window, double holdout, std::uint64_t seed, int threads);
+                      Size window, double holdout, std::uint64_t seed, int threads,
+                      data::GroupBy group_by = data::GroupBy::name);
 
 // Splits `positives` into those that fit the learners and those that calibrate the stage thresholds: the
 // crops of round(fraction * photos) of the source photos (mirror twins together), chosen under `seed` on the
@@ -36,11 +38,11 @@ HogData find_hog_data(const std::vector<std::string>& positive_sources, const st
 void split_calibration(const std::vector<data::PositiveSource>& positives, double fraction, std::uint64_t seed,
                        std::vector<data::PositiveSource>& fitting, std::vector<data::PositiveSource>& calibrating);
 
-// The window at (margin, margin) of each crop, each followed by that window of its `jitter.copies` jittered
-// copies (data/positive_samples.hpp: the crop resampled about its centre, the margin supplying the pixels
-// that move in). Every crop must be exactly the window plus `margin` on each side (InputError naming the file
-// otherwise; margin >= 1); InputError for a bad jitter (data::check_jitter).
-WindowSet load_positive_windows(const std::vector<data::PositiveSource>& crops, Size window, int margin, int threads,
-                                const data::Jitter& jitter = {});
+// The window at (margin.left, margin.top) of each crop, each followed by that window of its `jitter.copies`
+// jittered copies (data/positive_samples.hpp: the crop resampled about its centre, the margin supplying the
+// pixels that move in). Every crop must be exactly the window plus the margin on each side (InputError naming
+// the file otherwise; every side >= 1); InputError for a bad jitter (data::check_jitter).
+WindowSet load_positive_windows(const std::vector<data::PositiveSource>& crops, Size window, const data::Margin& margin,
+                                int threads, const data::Jitter& jitter = {});
 
 }  // namespace cascade::train::hog

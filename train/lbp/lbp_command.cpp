@@ -153,8 +153,14 @@ void train_and_report(const LbpCommand& c) {
                  std::to_string(dataset.negatives.size()) + " negative images; held out " +
                  std::to_string(dataset.heldout_positives.size()) + " positives (" +
                  std::to_string(dataset.heldout_photos) + " of " + std::to_string(dataset.photos) +
-                 " photos) and " + std::to_string(dataset.heldout_negatives.size()) + " negative images  " +
+                 " photos, grouped by " + data::group_by_name(c.spec.group_by) + ") and " +
+                 std::to_string(dataset.heldout_negatives.size()) + " negative images  " +
                  cli::duration_text(progress.elapsed()));
+    if (dataset.centred_crops > 0)
+        progress.log("positives: " + std::to_string(dataset.centred_crops) + " of " + std::to_string(dataset.crops) +
+                     " crops are larger than the " + cli::size_text(c.spec.crop.window) +
+                     " window: only the window-sized centre of each is used, unscaled (--pos-margin cuts the "
+                     "object out of a crop and resizes it to the window instead)");
     LogObserver observer(progress);
     const LbpTrainingResult result =
         train_lbp(config, {dataset.positives, dataset.positive_groups, dataset.negatives}, observer);

@@ -4,10 +4,12 @@
 #include <doctest/doctest.h>
 
 #include <filesystem>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "bench/eval/eval_result.hpp"
+#include "bench/eval/test_sets.hpp"
 #include "common/hog_cpu_detector.hpp"
 #include "common/lbp_cpu_detector.hpp"
 #include "common/model_io.hpp"
@@ -163,6 +165,66 @@ TEST_CASE("cascade-eval window on real crops and photos agrees with the CPU dete
             CHECK(m.curve[i].miss_rate < m.curve[i - 1].miss_rate);
         }
     }
+}
+
+TEST_CASE("cascade-eval window: --pos-holdout and --neg-holdout split positives and negatives apart") {
+    const auto data = cascade::test::shared_data_dir();
+    if (!data) return;
+    const TempDir dir("cascade-eval-test");
+    const std::string pos = list_of_first(*data + "/inria/96X160H96/Train/pos", 20, dir, "pos.lst");
+    const std::string neg = list_of_first(*data + "/negatives", 10, dir, "neg.lst");
+    const auto measure = [&](const std::vector<std::string>& split) {
+        std::vector<std::string> args = {"window", "--model", kHogModel, "--pos", pos, "--neg", neg, "--stride", "8",
+                                         "--scale-factor", "1.2", "--json", dir / "w.json"};
+        args.insert(args.end(), split.begin(), split.end());
+        const ToolResult r = run_eval(args);
+        INFO("stderr: " << r.err);
+        REQUIRE(r.code == 0);
+        return eval::read_json(dir / "w.json").models.at(0);
+    };
+    const eval::ModelResult both = measure({"--holdout", "0.2"});
+    CHECK(both.images == 2);
+    CHECK(both.positives < 20);
+    // The positives whole (from another folder than the model's, say), the same held-out negative images.
+    const eval::ModelResult negatives_only = measure({"--neg-holdout", "0.2"});
+    CHECK(negatives_only.positives == 20);
+    CHECK(negatives_only.images == 2);
+    CHECK(negatives_only.units == both.units);
+    for (const auto& [key, value] : negatives_only.settings) {
+        if (key == "pos_holdout") CHECK(value == "0");
+        if (key == "neg_holdout") CHECK(value == "0.2");
+    }
+    const eval::ModelResult apart = measure({"--pos-holdout", "0.2", "--neg-holdout", "0.2"});
+    CHECK(apart.positives == both.positives);
+    CHECK(apart.units == both.units);
+    CHECK(apart.curve.size() == both.curve.size());
+
+    check_error(run_eval({"window", "--model", kHogModel, "--pos", pos, "--neg", neg, "--holdout", "0.2",
+                          "--neg-holdout", "0.1"}),
+                2, "--neg-holdout: cannot be combined with --holdout");
+    check_error(run_eval({"window", "--model", kHogModel, "--pos", pos, "--neg", neg, "--pos-holdout", "1"}), 2,
+                "--pos-holdout");
+    check_error(run_eval({"window", "--model", kHogModel, "--pos", pos, "--neg", neg, "--group-by", "x"}), 2,
+                "--group-by");
+}
+
+TEST_CASE("cascade-eval's split by folder (--group-by folder) holds out whole people, as the trainers do") {
+    const auto data = cascade::test::shared_data_dir();
+    if (!data) return;
+    const std::string umist = *data + "/faces/umist_cropped";
+    eval::TestSplit split;
+    split.positives = {umist};
+    split.negatives = {*data + "/negatives"};
+    split.pos_holdout = 0.2;
+    split.group_by = data::GroupBy::folder;
+    const eval::TestSet set = eval::find_test_set(split);
+    std::set<std::string> people;
+    for (const std::string& crop : set.crops) people.insert(fs::path(crop).parent_path().string());
+    CHECK(people.size() == 4);  // 0.2 of 20 people
+    std::size_t faces = 0;
+    for (const std::string& person : people) faces += data::list_images(person).size();
+    CHECK(set.crops.size() == faces);  // every face of each of them
+    CHECK(set.negative_images.size() == 41);  // --neg-holdout 0: every image
 }
 
 TEST_CASE("cascade-eval composite writes INRIA annotations that read back, and image measures them") {

@@ -35,6 +35,8 @@ using namespace cascade::train::hog;
 
 namespace {
 
+const data::Margin kInriaMargin(16);  // INRIA's 96x160 crops around the 64x128 window
+
 // A scratch folder, removed at the end of the test.
 struct TempDir {
     fs::path path;
@@ -137,9 +139,10 @@ TEST_CASE("a short training separates held-out crops from negative windows far b
     const auto data = subset(400, 150, 80, 25);
     if (!data) return;
     data::Progress progress(kProgressUnit, kProgressUnits);
-    const WindowSet held_out = load_positive_windows(data->held_pos, {64, 128}, 16, 0);
+    const WindowSet held_out = load_positive_windows(data->held_pos, {64, 128}, kInriaMargin, 0);
     const TrainingOutcome outcome =
-        train_cascade(load_positive_windows(data->train_pos, {64, 128}, 16, 0), data->train_neg, small_options(), progress);
+        train_cascade(load_positive_windows(data->train_pos, {64, 128}, kInriaMargin, 0), data->train_neg,
+                      small_options(), progress);
     REQUIRE(outcome.cascade.stages.size() == 4);
 
     ScanParams scan;
@@ -164,7 +167,7 @@ TEST_CASE("training is deterministic for a seed whatever the number of threads")
     const auto data = subset(200, 0, 40, 0);
     if (!data) return;
     data::Progress progress(kProgressUnit, kProgressUnits);
-    const WindowSet positives = load_positive_windows(data->train_pos, {64, 128}, 16, 0);
+    const WindowSet positives = load_positive_windows(data->train_pos, {64, 128}, kInriaMargin, 0);
     const auto& negatives = data->train_neg;
     CascadeOptions options = small_options();
     options.max_stages = 2;
@@ -257,12 +260,14 @@ TEST_CASE("bad input gives InputError and a non-zero exit, and writes nothing") 
     const std::string out = (tmp.path / "model.xml").string();
 
     // A crop of the wrong size, an unreadable image, a folder without images.
-    CHECK_THROWS_AS(load_positive_windows({{data->train_neg.front().path, std::nullopt, "scene"}}, {64, 128}, 16, 0),
-                    InputError);
+    CHECK_THROWS_AS(
+        load_positive_windows({{data->train_neg.front().path, std::nullopt, "scene"}}, {64, 128}, kInriaMargin, 0),
+        InputError);
     const fs::path broken = tmp.path / "broken" / "crop000001a.jpg";
     fs::create_directories(broken.parent_path());
     std::ofstream(broken) << "not a JPEG";
-    CHECK_THROWS_AS(load_positive_windows({{broken.string(), std::nullopt, "broken"}}, {64, 128}, 16, 0), InputError);
+    CHECK_THROWS_AS(load_positive_windows({{broken.string(), std::nullopt, "broken"}}, {64, 128}, kInriaMargin, 0),
+                    InputError);
     CHECK_THROWS_AS(find_hog_data({(tmp.path / "none").string()}, {neg}, {64, 128}, 0.2, 1, 0), InputError);
     fs::create_directories(tmp.path / "empty");
     CHECK_THROWS_AS(find_hog_data({pos}, {(tmp.path / "empty").string()}, {64, 128}, 0.2, 1, 0), InputError);
@@ -292,7 +297,7 @@ TEST_CASE("real AdaBoost over a running sum with a final SVM stage: a soft casca
     const auto data = subset(300, 150, 60, 25);
     if (!data) return;
     data::Progress progress(kProgressUnit, kProgressUnits);
-    const WindowSet positives = load_positive_windows(data->train_pos, {64, 128}, 16, 0);
+    const WindowSet positives = load_positive_windows(data->train_pos, {64, 128}, kInriaMargin, 0);
     CascadeOptions options = small_options();
     options.max_stages = 3;
     options.policy = SumPolicy::running;
@@ -334,7 +339,8 @@ TEST_CASE("real AdaBoost over a running sum with a final SVM stage: a soft casca
     ScanParams scan;
     scan.rule.stride = kHogSparseStride;
     scan.pyramid.scale_factor = 1.2;
-    const Evaluation e = evaluate(c, load_positive_windows(data->held_pos, {64, 128}, 16, 0), data->held_neg, scan);
+    const Evaluation e =
+        evaluate(c, load_positive_windows(data->held_pos, {64, 128}, kInriaMargin, 0), data->held_neg, scan);
     const DepthPoint& all = e.depths.back();
     MESSAGE("held-out: hit rate " << all.hit_rate << ", FPPW " << all.fppw << ", " << e.blocks_per_window
                                   << " blocks per window");
@@ -352,13 +358,13 @@ TEST_CASE("calibration positives, which fit no learner, set the stage thresholds
     REQUIRE(!calibrating.empty());
     for (const auto& c : calibrating)  // mirror twins stay on one side
         for (const auto& f : fitting) CHECK(c.group != f.group);
-    const WindowSet calibration = load_positive_windows(calibrating, {64, 128}, 16, 0);
+    const WindowSet calibration = load_positive_windows(calibrating, {64, 128}, kInriaMargin, 0);
     CascadeOptions options = small_options();
     options.max_stages = 3;
     options.policy = SumPolicy::running;
     options.stage.bins = 4;
     options.stage.min_hit_rate = 0.97;
-    const WindowSet fit = load_positive_windows(fitting, {64, 128}, 16, 0);
+    const WindowSet fit = load_positive_windows(fitting, {64, 128}, kInriaMargin, 0);
     const TrainingOutcome outcome = train_cascade(fit, data->train_neg, options, progress, calibration);
     const HogCascade& c = outcome.cascade;
     REQUIRE(c.stages.size() == 3);
@@ -401,11 +407,11 @@ bool same_window(const WindowSet& a, int i, const WindowSet& b, int j) {
 TEST_CASE("jitter: each crop's window, then the windows of its shifted and scaled copies") {
     const auto data = subset(5, 0, 1, 0);
     if (!data) return;
-    const WindowSet plain = load_positive_windows(data->train_pos, {64, 128}, 16, 0);
+    const WindowSet plain = load_positive_windows(data->train_pos, {64, 128}, kInriaMargin, 0);
     data::Jitter jitter;
     jitter.copies = 2;
     jitter.seed = 3;
-    const WindowSet jittered = load_positive_windows(data->train_pos, {64, 128}, 16, 0, jitter);
+    const WindowSet jittered = load_positive_windows(data->train_pos, {64, 128}, kInriaMargin, 0, jitter);
     REQUIRE(jittered.size() == 3 * plain.size());
     for (int i = 0; i < plain.size(); ++i) {
         CHECK(same_window(jittered, 3 * i, plain, i));
@@ -413,8 +419,8 @@ TEST_CASE("jitter: each crop's window, then the windows of its shifted and scale
         CHECK(!same_window(jittered, 3 * i + 2, jittered, 3 * i + 1));
     }
     // The same draws whatever the threads.
-    const WindowSet again = load_positive_windows(data->train_pos, {64, 128}, 16, 1, jitter);
+    const WindowSet again = load_positive_windows(data->train_pos, {64, 128}, kInriaMargin, 1, jitter);
     for (int i = 0; i < jittered.size(); ++i) CHECK(same_window(again, i, jittered, i));
     jitter.scale = 0.9;
-    CHECK_THROWS_AS(load_positive_windows(data->train_pos, {64, 128}, 16, 0, jitter), InputError);
+    CHECK_THROWS_AS(load_positive_windows(data->train_pos, {64, 128}, kInriaMargin, 0, jitter), InputError);
 }

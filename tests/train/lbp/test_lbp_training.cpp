@@ -50,7 +50,7 @@ Subset subset(const std::string& data, int photos, int heldout_photos, int negat
         }
     }
     Subset out;
-    const data::CropParams crop{{64, 128}, -1, 0.0, false, {}};
+    const data::CropParams crop{{64, 128}, std::nullopt, 0.0, false, {}};
     for (data::PositiveSample& s : data::load_positives(train, crop, 0)) {
         out.training.positives.push_back(std::move(s.window));
         out.training.positive_groups.push_back(s.group);
