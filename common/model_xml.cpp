@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -239,7 +240,7 @@ void append_hog_response(std::string& out, const HogWeak& w) {
     if (is_vote(w)) return append_attr(out, "vote", w.responses[1]);
     append_attr(out, "cuts", w.cuts, w.num_cuts);
     append_attr(out, "responses", w.responses, w.num_cuts + 1);
-    if (w.slope != 0.f) append_attr(out, "slope", w.slope);
+    if (w.slope != 0.f || std::signbit(w.slope)) append_attr(out, "slope", w.slope);  // -0 too: same bits back
 }
 
 void append_stages(std::string& out, const std::vector<Stage>& stages) {

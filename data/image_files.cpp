@@ -73,8 +73,9 @@ std::string resolve_relative(const std::string& entry, const std::string& base_f
     const fs::path p(entry);
     if (p.is_absolute()) return entry;
     fs::path dir = fs::absolute(base_file).parent_path();
+    std::error_code error;  // a name the system refuses (too long, say) names no file, rather than throwing
     for (int up = 0; up < 3 && !dir.empty(); ++up, dir = dir.parent_path())
-        if (fs::exists(dir / p)) return (dir / p).lexically_normal().string();
+        if (fs::exists(dir / p, error)) return (dir / p).lexically_normal().string();
     throw InputError(base_file, "entry '" + entry + "' names no file (looked beside the file and two folders up)");
 }
 

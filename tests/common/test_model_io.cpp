@@ -432,6 +432,17 @@ TEST_CASE("the project's format: a hand-written model loads, metadata is read pa
     CHECK(c.responses[255] == 0.25f);
 }
 
+TEST_CASE("a HoG learner's slope of -0 reads back as -0 (found by fuzz_packed: it was not written, and came back +0)") {
+    TempDir dir;
+    const std::string path = dir.file("h.xml");
+    const auto slope = [](const cascade::Model& m) { return std::get<HogCascade>(m.cascade).weaks[0].slope; };
+    const cascade::Model model =
+        cascade::load_model_from_string(tiny_hog_xml("3", R"(cuts="0" responses="-0.5 0.5" slope="-0")"), "h.xml");
+    REQUIRE(std::signbit(slope(model)));
+    cascade::save_model(model, path);
+    CHECK(std::signbit(slope(cascade::load_model(path))));
+}
+
 TEST_CASE("the project's format: HoG learners with a vote (any version) or cuts, responses and a slope (version 3)") {
     const auto learner = [](const std::string& version, const std::string& response) {
         return std::get<HogCascade>(cascade::load_model_from_string(tiny_hog_xml(version, response), "h").cascade)

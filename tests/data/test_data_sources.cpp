@@ -10,6 +10,7 @@
 #include "data/annotations.hpp"
 #include "data/dataset.hpp"
 #include "data/holdout_split.hpp"
+#include "data/image_files.hpp"
 #include "data/negative_images.hpp"
 #include "data/positive_samples.hpp"
 #include "tests/support/scratch_files.hpp"
@@ -271,6 +272,14 @@ TEST_CASE("bad annotations: a very long line, coordinates beyond int, malformed 
         CHECK(input_error([&] { check_boxes_inside(outside, {64, 64}); }) ==
               dir.file("photo.png") + ": annotated box 5x5 at (64,0) lies outside the 64x64 image");
         CHECK_NOTHROW(check_boxes_inside({dir.file("photo.png"), {{-4, 60, 5, 5}}}, {64, 64}));
+    }
+    SUBCASE("an entry longer than a file name may be names no file (found by fuzz_list, fuzz_info, fuzz_inria)") {
+        const std::string name(300, 'a');  // ENAMETOOLONG: std::filesystem threw filesystem_error
+        std::ofstream(dir.file("images.lst")) << name << "\n";
+        const std::string problem = ": entry '" + name + "' names no file (looked beside the file and two folders up)";
+        CHECK(input_error([&] { list_images(dir.file("images.lst")); }) == dir.file("images.lst") + problem);
+        CHECK(error_of(info(name + " 1 0 0 8 8")) == dir.file("info.dat") + problem);
+        CHECK(error_of(inria("Image filename : \"" + name + "\"")) == dir.file("photo.txt") + problem);
     }
     SUBCASE("malformed info entries are reported as such, not as file names") {
         CHECK(error_of(info("photo.png 2 10 10 20 20")) ==
