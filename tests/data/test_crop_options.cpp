@@ -91,7 +91,8 @@ TEST_CASE("UMIST's nested folders: every face, grouped by person with --group-by
     };
     int held_people = 0;
     for (const auto& [person, sides] : person_split(by_folder)) {
-        CAPTURE(person);
+        const auto who = person;  // CAPTURE's lambda cannot capture a structured binding (C++17, clang)
+        CAPTURE(who);
         CHECK(sides.size() == 1);
         held_people += sides.count(true) ? 1 : 0;
     }

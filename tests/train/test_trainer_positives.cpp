@@ -113,7 +113,7 @@ TEST_CASE("cascade-train: bad --pos-margin and --group-by values exit 2 naming t
     for (const auto& [args, option] : cases) {
         std::vector<std::string> all = args;
         all.insert(all.end(), {"--pos", dir.path.string(), "--neg", dir.path.string(), "--output", dir / "m.xml"});
-        CAPTURE(args[0] + " " + args[1] + " " + args[2]);
+        CAPTURE(all[0] + " " + all[1] + " " + all[2]);  // not args: a structured binding (C++17, clang)
         const ToolResult r = run_train(all);
         CHECK(r.code == 2);
         CHECK(r.err.find(option) != std::string::npos);
