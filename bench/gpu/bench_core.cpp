@@ -50,7 +50,8 @@ std::map<std::string, Setter> value_options(FamilyOptions family) {
         {"--date", text_into(&BenchOptions::date)},
         {"--resolutions", [](BenchOptions& b, const std::string& option, const std::string& v) {
              b.resolutions.clear();
-             for (const std::string& r : split(v, ',')) b.resolutions.push_back(cli::size_text(cli::parse_size(option, r)));
+             for (const std::string& r : split(v, ','))
+                 b.resolutions.push_back(cli::size_text(cli::parse_size(option, r)));
          }},
         {"--configs", [](BenchOptions& b, const std::string&, const std::string& v) { b.configs = split(v, ','); }},
         {"--frames", int_into(&BenchOptions::frames)},
@@ -85,7 +86,8 @@ std::map<std::string, Setter> value_options(FamilyOptions family) {
 void check(const BenchOptions& o, FamilyOptions family) {
     for (double s : o.scales)
         if (!(s > 1.0))
-            throw cli::UsageError(family == FamilyOptions::hog ? "--scales" : "--scale-factor", "a scale step must be > 1");
+            throw cli::UsageError(family == FamilyOptions::hog ? "--scales" : "--scale-factor",
+                                  "a scale step must be > 1");
     const auto at_least = [](const char* option, int value, int least) {
         if (value < least) throw cli::UsageError(option, "must be at least " + std::to_string(least));
     };
