@@ -39,7 +39,7 @@ cv::Mat draw(const cv::Mat& image, const std::vector<Detection>& detections) {
 
 }  // namespace
 
-Annotator::Annotator(const Options& options)
+Annotator::Annotator(const RunOptions& options)
     : dir_(options.annotate_dir), video_target_(options.annotate_video), every_(options.every) {}
 
 Annotator::~Annotator() {

@@ -16,13 +16,13 @@
 #include "common/detection.hpp"
 #include "detect/frames.hpp"
 #include "detect/inputs.hpp"
-#include "detect/options.hpp"
+#include "detect/run_options.hpp"
 
 namespace cascade::detect {
 
 class Annotator {
 public:
-    explicit Annotator(const Options& options);
+    explicit Annotator(const RunOptions& options);
     ~Annotator();
     Annotator(const Annotator&) = delete;
     Annotator& operator=(const Annotator&) = delete;

@@ -2,23 +2,18 @@
 
 #include <boost/program_options.hpp>
 #include <cmath>
-#include <filesystem>
 #include <limits>
 #include <ostream>
 
-#include "cli/output_paths.hpp"
-#include "cli/program_options.hpp"
 #include "cli/usage_error.hpp"
 #include "cli/values.hpp"
 #include "detect/backend.hpp"
 
 namespace po = boost::program_options;
-namespace fs = std::filesystem;
 
 namespace cascade::detect {
 
 using cli::UsageError;
-using cli::check_writable_path;
 using cli::parse_real;
 using cli::parse_int;
 using cli::parse_size;
@@ -51,8 +46,8 @@ Examples:
 
 struct Raw {
     std::string model, backend, gpu_pyramid, compaction, scale_factor, first_scale, stride, min_size, max_size, group,
-        min_neighbors, nms_iou, min_score, threads, output, format, annotate_dir, annotate_video, max_frames, every;
-    std::vector<std::string> lists, inputs;
+        min_neighbors, nms_iou, min_score, threads;
+    RunOptionTexts run;
 };
 
 po::options_description visible_options(Raw& raw) {
@@ -93,27 +88,8 @@ po::options_description visible_options(Raw& raw) {
          "keep the raw windows whose score (the cascade's last sum) is >= T, before grouping: above the model's "
          "last threshold fewer detections; below it also the windows that the last stage rejects with a sum >= T "
          "(the model's operating point moved down, as cascade-eval image sweeps it) (default: none, the model's own)")
-        ("threads", po::value(&raw.threads)->value_name("N"), "worker threads, 0 for all cores (default: 0)")
-        ("output,o", po::value(&raw.output)->value_name("FILE"),
-         "write the detections to FILE.json or FILE.csv; - for stdout (default: JSON on stdout)")
-        ("format", po::value(&raw.format)->value_name("json|csv"),
-         "output format (default: from the --output extension; json on stdout)")
-        ("annotate", po::value(&raw.annotate_dir)->value_name("DIR"),
-         "write annotated PNGs into DIR (created if missing): DIR/<name>.png for an image, "
-         "DIR/<name>_<frame>.png for video frames (default: none)")
-        ("annotate-video", po::value(&raw.annotate_video)->value_name("FILE.avi"),
-         "write the processed frames of the (single) video input, annotated, as MJPG AVI (default: none)")
-        ("list", po::value(&raw.lists)->value_name("FILE"),
-         "read inputs from a list file, like @FILE; repeatable; read after the INPUT arguments (default: none)")
-        ("max-frames", po::value(&raw.max_frames)->value_name("N"),
-         "process at most N frames of each video, 0 for all (default: 0)")
-        ("every", po::value(&raw.every)->value_name("N"), "process every N-th frame of a video (default: 1)")
-        ("skip-bad", "skip an input that cannot be read (missing, corrupt, not an image or video) or is smaller "
-         "than the model window, with a warning on stderr and an entry in the JSON's \"skipped\" (file, reason), "
-         "and go on; the run still fails (exit 1) when no input could be read (default: the first bad input "
-         "stops the run)")
-        ("progress", "show the progress bar even when stderr is not a terminal (default: only on a terminal)")
-        ("quiet,q", "no progress bar, no warnings, no summary line on stderr (default: off)");
+        ("threads", po::value(&raw.threads)->value_name("N"), "worker threads, 0 for all cores (default: 0)");
+    add_run_options(options, raw.run, "detections", "the model window");
     return options;
 }
 
@@ -123,19 +99,6 @@ Grouping parse_grouping(const std::string& text) {
     if (text == "meanshift") return Grouping::mean_shift;
     if (text == "none") return Grouping::none;
     throw UsageError("--group", "unknown mode '" + text + "' (choose opencv, nms, meanshift or none)");
-}
-
-Format parse_format(const std::string& text) {
-    if (text == "json") return Format::json;
-    if (text == "csv") return Format::csv;
-    throw UsageError("--format", "unknown format '" + text + "' (choose json or csv)");
-}
-
-std::optional<Format> format_from_extension(const std::string& path) {
-    const std::string ext = fs::path(path).extension().string();
-    if (ext == ".json" || ext == ".JSON") return Format::json;
-    if (ext == ".csv" || ext == ".CSV") return Format::csv;
-    return std::nullopt;
 }
 
 void apply_numbers(const Raw& raw, const po::variables_map& vm, Options& o) {
@@ -177,14 +140,6 @@ void apply_numbers(const Raw& raw, const po::variables_map& vm, Options& o) {
         o.threads = parse_int("--threads", raw.threads);
         cli::check_threads("--threads", o.threads);
     }
-    if (vm.count("max-frames")) {
-        o.max_frames = parse_int("--max-frames", raw.max_frames);
-        if (o.max_frames < 0) throw UsageError("--max-frames", raw.max_frames + " is negative");
-    }
-    if (vm.count("every")) {
-        o.every = parse_int("--every", raw.every);
-        if (o.every < 1) throw UsageError("--every", raw.every + " is out of range (must be >= 1)");
-    }
 }
 
 void apply_grouping(const Raw& raw, const po::variables_map& vm, Options& o) {
@@ -193,39 +148,6 @@ void apply_grouping(const Raw& raw, const po::variables_map& vm, Options& o) {
         throw UsageError("--min-neighbors", std::string("only applies to --group opencv (not ") + grouping_name(o.grouping.method) + ")");
     if (vm.count("nms-iou") && o.grouping.method != Grouping::nms)
         throw UsageError("--nms-iou", std::string("only applies to --group nms (not ") + grouping_name(o.grouping.method) + ")");
-}
-
-void apply_outputs(const Raw& raw, const po::variables_map& vm, Options& o) {
-    if (vm.count("output") && raw.output != "-") {
-        if (raw.output.empty()) throw UsageError("--output", "empty file name");
-        o.output = raw.output;
-        check_writable_path("--output", o.output);
-    }
-    const std::optional<Format> by_extension =
-        o.output.empty() ? std::nullopt : format_from_extension(o.output);
-    if (vm.count("format")) {
-        o.format = parse_format(raw.format);
-        if (by_extension && *by_extension != o.format)
-            throw UsageError("--format", raw.format + " contradicts the --output file name " + o.output);
-    } else if (!o.output.empty()) {
-        if (!by_extension)
-            throw UsageError("--output", "cannot tell the format of '" + o.output +
-                                             "' (name it .json or .csv, or give --format json|csv)");
-        o.format = *by_extension;
-    }
-    if (vm.count("annotate")) {
-        if (raw.annotate_dir.empty()) throw UsageError("--annotate", "empty folder name");
-        if (fs::exists(raw.annotate_dir) && !fs::is_directory(raw.annotate_dir))
-            throw UsageError("--annotate", "'" + raw.annotate_dir + "' exists and is not a folder");
-        o.annotate_dir = raw.annotate_dir;
-    }
-    if (vm.count("annotate-video")) {
-        o.annotate_video = raw.annotate_video;
-        const std::string ext = fs::path(o.annotate_video).extension().string();
-        if (ext != ".avi" && ext != ".AVI")
-            throw UsageError("--annotate-video", "'" + o.annotate_video + "' must end in .avi (MJPG AVI)");
-        check_writable_path("--annotate-video", o.annotate_video);
-    }
 }
 
 }  // namespace
@@ -240,26 +162,11 @@ const char* grouping_name(Grouping group) {
     return "?";
 }
 
-const char* format_name(Format format) { return format == Format::csv ? "csv" : "json"; }
-
 std::optional<Options> parse_options(int argc, const char* const* argv, std::ostream& help_out) {
     Raw raw;
     const po::options_description visible = visible_options(raw);
-    po::options_description hidden;
-    hidden.add_options()("input", po::value(&raw.inputs));
-    po::options_description all;
-    all.add(visible).add(hidden);
-    po::positional_options_description positional;
-    positional.add("input", -1);
-
     po::variables_map vm;
-    const int style = po::command_line_style::default_style & ~po::command_line_style::allow_guessing;
-    po::command_line_parser parser(argc, argv);
-    parser.options(all).positional(positional).style(style);
-    if (!cli::parse_options(parser, vm)) {
-        help_out << kUsage << "\n\n" << visible << kExamples;
-        return std::nullopt;
-    }
+    if (!parse_run_command_line(argc, argv, visible, raw.run, vm, help_out, kUsage, kExamples)) return std::nullopt;
 
     Options o;
     if (vm.count("model")) {
@@ -275,15 +182,7 @@ std::optional<Options> parse_options(int argc, const char* const* argv, std::ost
     if (vm.count("compaction")) o.gpu.compaction = raw.compaction;
     apply_numbers(raw, vm, o);
     apply_grouping(raw, vm, o);
-    apply_outputs(raw, vm, o);
-    o.quiet = vm.count("quiet") > 0;
-    o.progress = vm.count("progress") > 0;
-    o.skip_bad = vm.count("skip-bad") > 0;
-    o.inputs = raw.inputs;
-    for (const std::string& list : raw.lists) o.inputs.push_back("@" + list);
-    if (o.inputs.empty()) throw UsageError("INPUT", "no input given (see --help)");
-    for (const std::string& input : o.inputs)
-        if (input.empty() || input == "@") throw UsageError("INPUT", "empty file name");
+    apply_run_options(raw.run, vm, o);
     return o;
 }
 

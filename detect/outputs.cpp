@@ -14,7 +14,16 @@ using cli::json_quoted;
 
 namespace {
 
-std::string number(double value, int digits) {
+std::string csv_field(const std::string& text) {
+    if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
+    std::string out = "\"";
+    for (const char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return out + "\"";
+}
+
+}  // namespace
+
+std::string json_number(double value, int digits) {
     char text[40];
     std::snprintf(text, sizeof text, "%.*g", digits, value);
     return text;
@@ -25,37 +34,12 @@ std::string json_size(Size size) {
     return "{\"width\": " + std::to_string(size.width) + ", \"height\": " + std::to_string(size.height) + "}";
 }
 
-std::string json_parameters(const Options& o) {
+std::string format_json(const Report& report) {
     std::ostringstream out;
-    out << "{\"scale_factor\": " << number(o.scale_factor, 15)
-        << ", \"first_scale\": " << number(o.first_scale, 15)
-        << ", \"stride\": " << (o.stride == 0 ? std::string("\"auto\"") : std::to_string(o.stride))
-        << ", \"min_size\": " << json_size(o.min_size) << ", \"max_size\": " << json_size(o.max_size)
-        << ", \"group\": \"" << grouping_name(o.grouping.method) << "\", \"min_neighbors\": " << o.grouping.min_neighbors
-        << ", \"nms_iou\": " << number(o.grouping.nms_iou, 7)
-        << ", \"min_score\": " << (o.min_score ? number(*o.min_score, 9) : std::string("null"))
-        << ", \"threads\": " << o.threads
-        << ", \"every\": " << o.every << ", \"max_frames\": " << o.max_frames << "}";
-    return out.str();
-}
-
-std::string csv_field(const std::string& text) {
-    if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
-    std::string out = "\"";
-    for (const char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return out + "\"";
-}
-
-}  // namespace
-
-std::string format_json(const Report& report, const Options& options) {
-    std::ostringstream out;
-    out << "{\n  \"model\": " << json_quoted(report.model) << ",\n  \"backend\": " << json_quoted(options.backend);
-    if (options.backend == "gpu")
-        out << ",\n  \"gpu\": {\"pyramid\": " << json_quoted(options.gpu.pyramid)
-            << ", \"compaction\": " << json_quoted(options.gpu.compaction) << "}";
-    out << ",\n  \"model_window\": " << json_size(report.model_window)
-        << ",\n  \"parameters\": " << json_parameters(options) << ",\n  \"files\": [";
+    out << "{";
+    for (const JsonMember& member : report.header)
+        out << "\n  " << json_quoted(member.first) << ": " << member.second << ",";
+    out << "\n  \"files\": [";
     for (std::size_t i = 0; i < report.files.size(); ++i)
         out << (i ? ",\n    " : "\n    ") << json_quoted(report.files[i]);
     out << (report.files.empty() ? "]" : "\n  ]") << ",\n  \"skipped\": [";
@@ -68,10 +52,10 @@ std::string format_json(const Report& report, const Options& options) {
         const Rect& box = r.detection.rect;
         out << (i ? ",\n    " : "\n    ") << "{\"file\": " << json_quoted(r.file) << ", \"frame\": " << r.frame
             << ", \"x\": " << box.x << ", \"y\": " << box.y << ", \"w\": " << box.width << ", \"h\": " << box.height
-            << ", \"score\": " << number(r.detection.score, 9) << "}";
+            << ", \"score\": " << json_number(r.detection.score, 9) << "}";
     }
     out << (report.records.empty() ? "]" : "\n  ]") << ",\n  \"frames\": " << report.frames
-        << ",\n  \"seconds\": " << number(report.seconds, 6) << "\n}\n";
+        << ",\n  \"seconds\": " << json_number(report.seconds, 6) << "\n}\n";
     return out.str();
 }
 
@@ -81,13 +65,13 @@ std::string format_csv(const Report& report) {
     for (const Record& r : report.records) {
         const Rect& box = r.detection.rect;
         out << csv_field(r.file) << ',' << r.frame << ',' << box.x << ',' << box.y << ',' << box.width << ','
-            << box.height << ',' << number(r.detection.score, 9) << '\n';
+            << box.height << ',' << json_number(r.detection.score, 9) << '\n';
     }
     return out.str();
 }
 
-void write_report(const Report& report, const Options& options) {
-    const std::string text = options.format == Format::csv ? format_csv(report) : format_json(report, options);
+void write_report(const Report& report, const RunOptions& options) {
+    const std::string text = options.format == Format::csv ? format_csv(report) : format_json(report);
     if (!options.output.empty()) {
         write_file_atomically(options.output, text);
         return;

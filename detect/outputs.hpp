@@ -1,7 +1,8 @@
 // The detections of a run as JSON or CSV, written to stdout or to a file (through a temporary renamed into
 // place, so a failed write leaves nothing).
 //
-// JSON: {"model", "backend", "model_window", "parameters": {...}, "files": [every input read, in order],
+// JSON: {the tool's own members (cascade-detect: "model", "backend", "model_window", "parameters": {...}),
+// "files": [every input read, in order],
 // "skipped": [{"file", "reason"}...] (--skip-bad; empty otherwise), "detections": [{"file", "frame", "x", "y",
 // "w", "h", "score"}...], "frames", "seconds"}; "files" tells an image without detections from one the run
 // did not read (cascade-eval image --detections relies on it).
@@ -11,10 +12,11 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/detection.hpp"
-#include "detect/options.hpp"
+#include "detect/run_options.hpp"
 
 namespace cascade::detect {
 
@@ -29,9 +31,11 @@ struct Skipped {
     std::string reason;
 };
 
+// A member of the JSON object before "files": its name and its value, already JSON.
+using JsonMember = std::pair<std::string, std::string>;
+
 struct Report {
-    std::string model;  // the model's source (file name or "embedded:<name>")
-    Size model_window;
+    std::vector<JsonMember> header;  // the tool's own members, in order
     std::vector<std::string> files;  // every input read, in order (a video once)
     std::vector<Skipped> skipped;    // --skip-bad: every input not read, in order, and why
     std::vector<Record> records;
@@ -39,10 +43,13 @@ struct Report {
     double seconds = 0.0;
 };
 
-std::string format_json(const Report& report, const Options& options);
+std::string format_json(const Report& report);
 std::string format_csv(const Report& report);
 
 // The report in options.format, to options.output (atomically) or to stdout when that is empty.
-void write_report(const Report& report, const Options& options);
+void write_report(const Report& report, const RunOptions& options);
+
+std::string json_number(double value, int digits);  // %.*g
+std::string json_size(Size size);                   // {"width": W, "height": H}; null for 0x0
 
 }  // namespace cascade::detect

@@ -30,6 +30,14 @@ bool local_optimum(const ScoreMap& map, int x, int y, float value, MatchMethod m
     return true;
 }
 
+// NMS over candidates scored by goodness, the best `top`, given back their scores.
+std::vector<Detection> best_kept(std::vector<Detection> candidates, MatchMethod method, const PeakRules& rules) {
+    std::vector<Detection> kept = nms_iou(std::move(candidates), rules.nms_iou);
+    if (rules.top > 0 && static_cast<int>(kept.size()) > rules.top) kept.resize(static_cast<std::size_t>(rules.top));
+    for (Detection& d : kept) d.score = goodness(d.score, method);
+    return kept;
+}
+
 }  // namespace
 
 std::vector<Detection> find_peaks(const ScoreMap& map, Size templ, MatchMethod method, const PeakRules& rules) {
@@ -44,10 +52,17 @@ std::vector<Detection> find_peaks(const ScoreMap& map, Size templ, MatchMethod m
             if (local_optimum(map, x, y, value, method))
                 candidates.push_back({{x, y, templ.width, templ.height}, value});
         }
-    std::vector<Detection> kept = nms_iou(std::move(candidates), rules.nms_iou);
-    if (rules.top > 0 && static_cast<int>(kept.size()) > rules.top) kept.resize(static_cast<std::size_t>(rules.top));
-    for (Detection& d : kept) d.score = goodness(d.score, method);
-    return kept;
+    return best_kept(std::move(candidates), method, rules);
+}
+
+std::vector<Detection> merge_peaks(std::vector<Detection> peaks, MatchMethod method, const PeakRules& rules) {
+    for (Detection& d : peaks) d.score = goodness(d.score, method);
+    if (!rules.threshold && rules.top == 1 && !peaks.empty()) {
+        const auto best = std::max_element(peaks.begin(), peaks.end(),
+                                           [](const Detection& a, const Detection& b) { return a.score < b.score; });
+        peaks = {*best};
+    }
+    return best_kept(std::move(peaks), method, rules);
 }
 
 }  // namespace cascade::match

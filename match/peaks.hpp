@@ -24,4 +24,8 @@ struct PeakRules {
 //            Each Detection is the template's rectangle at the position, with the position's score.
 std::vector<Detection> find_peaks(const ScoreMap& map, Size templ, MatchMethod method, const PeakRules& rules);
 
+// merge_peaks: the peaks of several template sizes as one frame's matches, by the same rules: the best one
+//   without a threshold and with top == 1; otherwise NMS over all of them, best first, at most `top`.
+std::vector<Detection> merge_peaks(std::vector<Detection> peaks, MatchMethod method, const PeakRules& rules);
+
 }  // namespace cascade::match

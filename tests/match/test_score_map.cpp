@@ -16,15 +16,15 @@
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include "match/cv_planes.hpp"
 #include "match/peaks.hpp"
 #include "match/score_map.hpp"
-#include "tests/match/match_planes.hpp"
 #include "tests/support/test_data.hpp"
 
 namespace {
 
 using cascade::MatchMethod;
-using cascade::test::match_planes;
+using cascade::match::match_planes;
 
 const char* const kSamples = "/usr/share/doc/opencv-doc/examples/data/";
 

@@ -1,5 +1,5 @@
-// Test helper: an OpenCV image (1 or 3 channels, 8-bit) as common/template_score.hpp's planes. The split
-// planes live in `storage`, which must outlive the MatchPlanes.
+// An OpenCV image (1 or 3 channels, 8-bit) as common/template_score.hpp's planes, for the tool and the tests
+// (the match library itself has no OpenCV). The split planes live in `storage`, which must outlive them.
 #pragma once
 
 #include <opencv2/core.hpp>
@@ -7,7 +7,7 @@
 
 #include "common/template_score.hpp"
 
-namespace cascade::test {
+namespace cascade::match {
 
 inline MatchPlanes match_planes(const cv::Mat& image, std::vector<cv::Mat>& storage) {
     cv::split(image, storage);
@@ -20,4 +20,4 @@ inline MatchPlanes match_planes(const cv::Mat& image, std::vector<cv::Mat>& stor
     return planes;
 }
 
-}  // namespace cascade::test
+}  // namespace cascade::match

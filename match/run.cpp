@@ -1,0 +1,43 @@
+#include "match/run.hpp"
+
+#include <sstream>
+
+#include "cli/json.hpp"
+#include "detect/frame_loop.hpp"
+#include "match/template_set.hpp"
+
+namespace cascade::match {
+
+namespace {
+
+using detect::json_number;
+
+std::string json_parameters(const Options& o) {
+    std::ostringstream out;
+    out << "{\"top\": " << o.top << ", \"threshold\": " << (o.threshold ? json_number(*o.threshold, 9) : "null")
+        << ", \"nms_iou\": " << json_number(o.nms_iou, 7) << ", \"scales\": [";
+    for (std::size_t i = 0; i < o.scales.size(); ++i) out << (i ? ", " : "") << json_number(o.scales[i], 15);
+    out << "], \"threads\": " << o.threads << ", \"every\": " << o.every << ", \"max_frames\": " << o.max_frames << "}";
+    return out.str();
+}
+
+}  // namespace
+
+void run(const Options& options) {
+    detect::FrameTool tool;
+    const TemplateSet templates(options);
+    tool.name = "cascade-match";
+    tool.also_reads.push_back(options.template_path);
+    tool.smallest = templates.largest();
+    tool.header = {{"template", cli::json_quoted(options.template_path)},
+                   {"method", cli::json_quoted(method_name(options))},
+                   {"template_size", detect::json_size(templates.size())},
+                   {"channels", std::to_string(templates.channels())},
+                   {"backend", "\"cpu\""},
+                   {"parameters", json_parameters(options)}};
+    detect::run_frames(options, tool, [&](const detect::Frame& frame) {
+        return templates.find(templates.channels() == 1 ? frame.gray : frame.image);
+    });
+}
+
+}  // namespace cascade::match
