@@ -51,6 +51,20 @@ inline int scan_step(const ScanRule& rule, const PyramidLevel& level) {
 // Number of window origins along one axis: positions 0 .. level_len - window_len inclusive.
 inline int scan_extent(int level_len, int window_len) { return std::max(level_len - window_len + 1, 0); }
 
+// Rows of window origins scanned on a level: 0 .. scan_rows_end - 1. A fixed stride scans every row that fits;
+// OpenCV's rule stops where CascadeClassifier's stripes end. detectMultiScale cuts the rows of every level into
+// nstripes = ceil(origins per row of its first level / 32) stripes of max((rows / step + nstripes - 1) /
+// nstripes, 1) * step rows, which can cover fewer rows than the level holds (67 rows at step 2 in 3 stripes of
+// 22: row 66 is never scanned). `first_level_width`: the width of the first level scanned.
+inline int scan_rows_end(const ScanRule& rule, const PyramidLevel& level, int first_level_width, Size window) {
+    const int rows = scan_extent(level.size.height, window.height);
+    if (rule.stride > 0) return rows;
+    const int stripes = (scan_extent(first_level_width, window.width) + 31) / 32;
+    if (stripes == 0) return rows;
+    const int step = scan_step(rule, level);
+    return std::min(rows, stripes * std::max((rows / step + stripes - 1) / stripes, 1) * step);
+}
+
 // The first position a fixed-stride scan visits on a level (the miners start each level at a random one).
 struct ScanOrigin {
     int x = 0;

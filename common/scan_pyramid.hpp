@@ -83,7 +83,7 @@ void scan_level_by_level(const typename Family::Cascade& cascade, const GrayView
             Family::build(level_pixels(image, level).view(), planes);
             const LevelPlanes<Family> view{i, level, Family::sampler(planes)};
             auto task = visitor.task();
-            const int rows = scan_extent(level.size.height, cascade.window.height);
+            const int rows = scan_rows_end(params.rule, level, levels.front().size.width, cascade.window);
             scan_rows(view, params.rule, cascade.window, origin, origin.y, rows, task);
             std::lock_guard<std::mutex> lock(merge_mutex);
             visitor.merge(task);
@@ -109,7 +109,8 @@ void scan_all_levels_at_once(const typename Family::Cascade& cascade, const Gray
     std::vector<ScanOrigin> origins;
     for (int i = 0; i < static_cast<int>(levels.size()); ++i) {
         origins.push_back(origin_of(visitor, i));
-        const int rows = scan_extent(levels[static_cast<std::size_t>(i)].size.height, cascade.window.height);
+        const int rows =
+            scan_rows_end(params.rule, levels[static_cast<std::size_t>(i)], levels.front().size.width, cascade.window);
         const int step = scan_step(params.rule, levels[static_cast<std::size_t>(i)]);
         for (int y = origins.back().y; y < rows; y += kRowsPerTask * step) bands.push_back({i, y});
     }
@@ -121,7 +122,7 @@ void scan_all_levels_at_once(const typename Family::Cascade& cascade, const Gray
             const Band band = bands[static_cast<std::size_t>(b)];
             const auto i = static_cast<std::size_t>(band.level);
             const LevelPlanes<Family> view{band.level, levels[i], Family::sampler(planes[i])};
-            const int rows = scan_extent(levels[i].size.height, cascade.window.height);
+            const int rows = scan_rows_end(params.rule, levels[i], levels.front().size.width, cascade.window);
             const int end_row = std::min(rows, band.first_row + kRowsPerTask * scan_step(params.rule, levels[i]));
             auto task = visitor.task();
             scan_rows(view, params.rule, cascade.window, origins[i], band.first_row, end_row, task);

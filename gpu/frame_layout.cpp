@@ -84,6 +84,9 @@ FrameLayout make_layout(Size frame, Size window, const PyramidParams& params, co
     long long grid_rows = 0;
     long long taps_x = 0, taps_y = 0;
     const int n_per_octave = mode == LayoutMode::texture ? texture_levels_per_octave(params.scale_factor) : 0;
+    const auto first_scanned = std::find(scanned.begin(), scanned.end(), true) - scanned.begin();
+    const int first_scanned_width = first_scanned < static_cast<long>(out.levels.size())
+                                        ? out.levels[static_cast<std::size_t>(first_scanned)].size.width : 0;
     for (std::size_t i = 0; i < out.levels.size(); ++i) {
         const PyramidLevel& level = out.levels[i];
         GpuLevel g{};
@@ -101,7 +104,7 @@ FrameLayout make_layout(Size frame, Size window, const PyramidParams& params, co
         if (scanned[i]) {
             out.max_step = std::max(out.max_step, g.step);
             g.grid_width = ceil_div(scan_extent(g.width, window.width), g.step);
-            g.grid_height = ceil_div(scan_extent(g.height, window.height), g.step);
+            g.grid_height = ceil_div(scan_rows_end(rule, level, first_scanned_width, window), g.step);
         }
         g.first_position = checked_int(positions, "window positions");
         positions += static_cast<long long>(g.grid_width) * g.grid_height;
