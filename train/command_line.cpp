@@ -12,7 +12,8 @@ namespace po = boost::program_options;
 
 namespace cascade::train {
 
-po::options_description dataset_options(data::DatasetSpec& spec, std::string& window, unsigned line_length) {
+po::options_description dataset_options(data::DatasetSpec& spec, std::string& window, unsigned line_length,
+                                        const std::string& default_window) {
     po::options_description options("Data", line_length, line_length / 2);
     options.add_options()
         ("pos", po::value(&spec.positives)->composing(),
@@ -21,7 +22,7 @@ po::options_description dataset_options(data::DatasetSpec& spec, std::string& wi
          "a dlib imglab .xml, or an opencv_createsamples info file")
         ("neg", po::value(&spec.negatives)->composing(),
          "negative images (repeatable): a folder or list file of object-free images")
-        ("window", po::value(&window)->default_value("64x128"), "detection window WxH")
+        ("window", po::value(&window)->default_value(default_window), "detection window WxH")
         ("pos-margin", po::value<std::string>()->value_name("N|T,R,B,L")->notifier([&spec](const std::string& text) {
              spec.crop.margin = data::parse_margin("--pos-margin", text);
          }),

@@ -14,7 +14,8 @@ namespace cascade::train {
 // --holdout), bound to `spec` (--pos-margin and --group-by parsed by po::notify) and `window` (cli::parse_size
 // after po::notify).
 boost::program_options::options_description dataset_options(data::DatasetSpec& spec, std::string& window,
-                                                            unsigned line_length);
+                                                            unsigned line_length,
+                                                            const std::string& default_window = "64x128");
 
 // UsageError for what dataset_options accept but cannot mean: no --pos or --neg, --padding outside [0, 10],
 // --holdout outside [0, 1) (a negative --pos-margin is refused as it is parsed).

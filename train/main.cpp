@@ -6,6 +6,7 @@
 #include "cli/tool_main.hpp"
 #include "train/hog/hog_command.hpp"
 #include "train/lbp/lbp_command.hpp"
+#include "train/lbp/stage_command.hpp"
 
 namespace {
 
@@ -17,6 +18,8 @@ struct Command {
 
 constexpr Command kCommands[] = {
     {"lbp", "WaldBoost cascade of multi-block LBP weak learners (for the LBP detectors)", cascade::train::lbp::command},
+    {"lbp-opencv", "opencv_traincascade's LBP cascade: stages of subset stumps, written as OpenCV's XML",
+     cascade::train::lbp::stage_command},
     {"hog", "AdaBoost cascade of HoG-block linear SVMs (Bilgic 2010, after Zhu et al. 2006)", cascade::train::hog::command},
 };
 

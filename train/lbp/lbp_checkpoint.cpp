@@ -16,13 +16,18 @@ namespace {
 constexpr const char* kKind = "cascade-train-lbp-checkpoint";
 constexpr int kVersion = 2;  // 2: checksum, model hash, finished
 
-// The first `weaks` weak learners (one per stage) of a cascade written later than the state.
+// The first `weaks` weak learners of a cascade written later than the state, with the stages they make up
+// (training only appends: whole stages of OpenCV-style cascades, one weak learner each for WaldBoost).
 LbpCascade first_weaks(LbpCascade cascade, long long weaks, const StateReader& state) {
-    if (cascade.policy != SumPolicy::running || static_cast<long long>(cascade.weaks.size()) < weaks ||
-        static_cast<int>(cascade.stages.size()) != static_cast<int>(cascade.weaks.size()))
-        state.fail("its model does not hold the " + std::to_string(weaks) + " WaldBoost weak learners it records");
+    std::size_t stages = 0;
+    while (stages < cascade.stages.size() &&
+           cascade.stages[stages].first + cascade.stages[stages].count <= weaks)
+        ++stages;
+    const long long covered = stages == 0 ? 0 : cascade.stages[stages - 1].first + cascade.stages[stages - 1].count;
+    if (static_cast<long long>(cascade.weaks.size()) < weaks || covered != weaks)
+        state.fail("its model does not hold the " + std::to_string(weaks) + " weak learners it records in whole stages");
     cascade.weaks.resize(static_cast<std::size_t>(weaks));
-    cascade.stages.resize(static_cast<std::size_t>(weaks));
+    cascade.stages.resize(stages);
     cascade.responses.resize(static_cast<std::size_t>(weaks) * kLbpCodes);
     return cascade;
 }

@@ -1,4 +1,4 @@
-// The LBP trainer's checkpoint: everything beside the training data and the settings that the training needs
+// The LBP trainers' checkpoint (WaldBoost's and the OpenCV-style stage trainer's): everything beside the training data and the settings that the training needs
 // to continue exactly as an uninterrupted run would.
 //
 // Two files: the cascade so far in the project's XML at `path`.xml (cascade-detect can try it), and the state
@@ -25,7 +25,7 @@ using TrainingSettings = std::vector<std::pair<std::string, std::string>>;
 
 struct LbpTrainingState {
     LbpCascade cascade;
-    std::vector<std::optional<NegativeWindow>> pool;  // per negative slot; empty: slot not live
+    std::vector<std::optional<NegativeWindow>> pool;  // per negative slot; empty: slot not live (stage trainer: none)
     MiningCursor cursor;
     double reach_at_refill = 1.0;  // fraction of all negative windows that passed the cascade at the last refill
     int pool_at_refill = 0;        // live negatives right after that refill

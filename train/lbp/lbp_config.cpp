@@ -65,7 +65,7 @@ void validate(const LbpTrainConfig& c) {
                 number(1.0 - c.alpha, 6) + " (random guessing reaches it)");
 }
 
-TrainingSettings training_settings(const LbpTrainConfig& c, const LbpTrainingData& data) {
+TrainingSettings data_settings(const LbpTrainingData& data) {
     Fingerprint positives, negatives;
     for (const GrayImage& p : data.positives) {
         positives.add(p.width);
@@ -78,22 +78,27 @@ TrainingSettings training_settings(const LbpTrainConfig& c, const LbpTrainingDat
         negatives.add(n.size.width);
         negatives.add(n.size.height);
     }
-    return {{"window", std::to_string(c.window.width) + "x" + std::to_string(c.window.height)},
-            {"weak-learners", std::to_string(c.weak_learners)},
-            {"alpha", number(c.alpha)},
-            {"calibration", number(c.calibration)},
-            {"accept", c.accept ? "yes" : "no"},
-            {"features", std::to_string(c.features)},
-            {"negatives", std::to_string(c.negatives)},
-            {"refill-below", number(c.refill_below)},
-            {"trim", number(c.trim)},
-            {"smoothing", number(c.smoothing)},
-            {"shrinkage", number(c.shrinkage)},
-            {"mine-scale-factor", number(c.mine_scale_factor)},
-            {"mine-per-image", std::to_string(c.mine_per_image)},
-            {"seed", std::to_string(c.seed)},
-            {"positive-samples", std::to_string(data.positives.size()) + "/" + positives.hex()},
+    return {{"positive-samples", std::to_string(data.positives.size()) + "/" + positives.hex()},
             {"negative-images", std::to_string(data.negatives.size()) + "/" + negatives.hex()}};
+}
+
+TrainingSettings training_settings(const LbpTrainConfig& c, const LbpTrainingData& data) {
+    TrainingSettings out{{"window", std::to_string(c.window.width) + "x" + std::to_string(c.window.height)},
+                         {"weak-learners", std::to_string(c.weak_learners)},
+                         {"alpha", number(c.alpha)},
+                         {"calibration", number(c.calibration)},
+                         {"accept", c.accept ? "yes" : "no"},
+                         {"features", std::to_string(c.features)},
+                         {"negatives", std::to_string(c.negatives)},
+                         {"refill-below", number(c.refill_below)},
+                         {"trim", number(c.trim)},
+                         {"smoothing", number(c.smoothing)},
+                         {"shrinkage", number(c.shrinkage)},
+                         {"mine-scale-factor", number(c.mine_scale_factor)},
+                         {"mine-per-image", std::to_string(c.mine_per_image)},
+                         {"seed", std::to_string(c.seed)}};
+    for (auto& entry : data_settings(data)) out.push_back(std::move(entry));
+    return out;
 }
 
 }  // namespace cascade::train::lbp

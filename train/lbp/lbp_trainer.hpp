@@ -121,6 +121,8 @@ struct LbpTrainingResult {
 // Names and values of what decides the course of training, for checkpoints: the options that matter and a
 // fingerprint of the data (every positive pixel, every negative image's path and size).
 TrainingSettings training_settings(const LbpTrainConfig& config, const LbpTrainingData& data);
+// The data's part of that: a fingerprint of the positives and of the negative images (both LBP trainers).
+TrainingSettings data_settings(const LbpTrainingData& data);
 
 LbpTrainingResult train_lbp(const LbpTrainConfig& config, const LbpTrainingData& data, LbpTrainingObserver& observer);
 

@@ -3,49 +3,14 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <memory>
 
 #include "common/error.hpp"
-#include "common/feature_family.hpp"
 #include "train/boost_weights.hpp"
 #include "train/lbp/lbp_training_run.hpp"
+#include "train/lbp/lbp_window_classifier.hpp"
 #include "train/lbp/weak_fit.hpp"
 
 namespace cascade::train::lbp {
-
-namespace {
-
-// The cascade so far as the miner's classifier, evaluated by the detectors' own code (LbpFamily's planes and
-// window, common/feature_family.hpp).
-class CascadeClassifier : public WindowClassifier {
-public:
-    explicit CascadeClassifier(const LbpCascade& cascade) : cascade_(cascade), view_(view_of(cascade)) {}
-
-    std::unique_ptr<Level> prepare(const GrayImage& level) const override {
-        auto out = std::make_unique<LevelPlanes>(view_);
-        if (!cascade_.stages.empty()) LbpFamily::build(level.view(), out->planes);
-        return out;
-    }
-
-private:
-    struct LevelPlanes : Level {
-        explicit LevelPlanes(const LbpCascadeView& v) : view(v) {}
-        bool accepts(int x, int y) const override {
-            if (view.num_stages == 0) return true;
-            const LbpFamily::Sampler sampler = LbpFamily::sampler(planes);
-            int rejected_at = 0;
-            double score = 0.0;
-            return accept_window(view, LbpFamily::Window<LbpFamily::Sampler>{view, sampler, x, y}, rejected_at, score);
-        }
-        const LbpCascadeView& view;
-        LbpFamily::Planes planes;
-    };
-
-    const LbpCascade& cascade_;
-    const LbpCascadeView view_;
-};
-
-}  // namespace
 
 int LbpTrainingRun::accepted_fitting_positives() const {
     int n = 0;
@@ -137,7 +102,7 @@ void LbpTrainingRun::raise_acceptance(const std::vector<int>& negatives) {
 
 bool LbpTrainingRun::refill() {
     const int needed = negatives_ - live_negatives();
-    const MiningBatch batch = miner_.mine(needed, CascadeClassifier(cascade_));
+    const MiningBatch batch = miner_.mine(needed, LbpWindowClassifier(cascade_));
     std::vector<int> free_slots;
     for (int s = positives_; s < slots() && free_slots.size() < batch.windows.size(); ++s)
         if (!live_[static_cast<std::size_t>(s)]) free_slots.push_back(s);

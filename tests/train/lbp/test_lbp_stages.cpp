@@ -1,0 +1,143 @@
+// cascade-train lbp-opencv's trainer (train/lbp/stage_trainer.hpp) on a subset of ../shared/data's faces: a
+// freshly trained cascade, written in OpenCV's XML, loads in cv::CascadeClassifier and gives exactly the
+// detections of this toolkit's CPU detector on real images; the cascade does not depend on the thread count,
+// and a run resumed after an interruption writes the cascade of an uninterrupted one.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <opencv2/core/ocl.hpp>
+#include <opencv2/objdetect.hpp>
+#include <stdexcept>
+
+#include "common/lbp_cpu_detector.hpp"
+#include "common/model_io.hpp"
+#include "common/opencv_cascade_xml.hpp"
+#include "common/postprocess.hpp"
+#include "data/image_files.hpp"
+#include "data/positive_samples.hpp"
+#include "tests/support/scratch_files.hpp"
+#include "tests/support/test_data.hpp"
+#include "train/lbp/stage_trainer.hpp"
+
+using namespace cascade;
+using namespace cascade::train::lbp;
+
+namespace {
+
+LbpTrainingData face_subset(const std::string& data) {
+    std::vector<data::PositiveSource> sources = data::find_positives(data + "/faces/mit_cbcl_19x19");
+    sources.resize(std::min<std::size_t>(sources.size(), 500));
+    const data::CropParams crop{{24, 24}, data::Margin(0), 0.0, true, {}};
+    LbpTrainingData out;
+    for (data::PositiveSample& s : data::load_positives(sources, crop, 0)) out.positives.push_back(std::move(s.window));
+    std::vector<std::string> images = data::list_images(data + "/negatives_web");
+    images.resize(40);
+    out.negatives = data::index_negative_images(images, {24, 24}, "negatives", 0);
+    return out;
+}
+
+StageTrainConfig small_config(int threads) {
+    StageTrainConfig c;
+    c.window = {24, 24};
+    c.stages = 4;
+    c.negatives = 300;
+    c.features = 3000;
+    c.boost.max_weak_count = 20;
+    c.boost.threads = threads;
+    return c;
+}
+
+struct Quiet : StageTrainingObserver {};
+
+struct Interrupt : StageTrainingObserver {
+    explicit Interrupt(int stages) : after(stages) {}
+    void checkpointed(int stages, const std::string&) override {
+        if (stages == after) throw std::runtime_error("interrupted");
+    }
+    int after;
+};
+
+std::vector<Rect> sorted_rects(std::vector<Rect> rects) {
+    std::sort(rects.begin(), rects.end());
+    return rects;
+}
+
+}  // namespace
+
+TEST_CASE("a trained LBP cascade in OpenCV's XML: cv::CascadeClassifier finds what the CPU detector finds") {
+    const auto data = cascade::test::shared_data_dir();
+    const auto images = cascade::test::real_images();
+    if (!data || images.empty()) {
+        MESSAGE("SKIP: ../shared/data or the opencv-doc images are absent");
+        return;
+    }
+    cv::ocl::setUseOpenCL(false);
+    const LbpTrainingData subset = face_subset(*data);
+    Quiet quiet;
+    StageTrainConfig config = small_config(2);
+    config.stages = 10;  // few enough raw windows on the larger frames for grouping to stay quick
+    const StageTrainingResult result = train_lbp_stages(config, subset, quiet);
+    REQUIRE(result.cascade.stages.size() == 10);
+    MESSAGE(result.cascade.weaks.size() << " weak learners; false alarm rate " << result.false_alarm);
+
+    cascade::test::ScratchDir dir("lbp-opencv");
+    const std::string path = dir.file("cascade.xml");
+    save_opencv_cascade(result.cascade, {}, path);
+    const Model model = load_model(path);
+    const auto& loaded = std::get<LbpCascade>(model.cascade);
+    CHECK(model_xml(Model{loaded, "m"}, "m") == model_xml(Model{result.cascade, "m"}, "m"));
+
+    cv::CascadeClassifier opencv(path);
+    REQUIRE(!opencv.empty());
+    int windows = 0;
+    for (const auto& source : images) {
+        const cv::Mat gray = cascade::test::load_gray(source);
+        const GrayView view{gray.data, gray.cols, gray.rows, static_cast<int>(gray.step)};
+        ScanParams params;
+        params.pyramid.scale_factor = 1.1;
+        const std::vector<Detection> raw = detect_windows(result.cascade, view, params);
+        std::vector<cv::Rect> theirs_raw, theirs_grouped;
+        opencv.detectMultiScale(gray, theirs_raw, 1.1, 0);
+        opencv.detectMultiScale(gray, theirs_grouped, 1.1, 3);
+        GroupingParams none, grouped;
+        none.method = Grouping::none;
+        grouped.min_neighbors = 3;
+        const Size size{gray.cols, gray.rows};
+        for (const auto& [ours_params, theirs] : {std::pair{none, theirs_raw}, std::pair{grouped, theirs_grouped}}) {
+            std::vector<Rect> ours, opencv_rects;
+            for (const Detection& d : group_and_clip(raw, ours_params, size, result.cascade.window)) ours.push_back(d.rect);
+            for (const cv::Rect& r : theirs) opencv_rects.push_back({r.x, r.y, r.width, r.height});
+            INFO(source.label << " grouped " << (ours_params.method != Grouping::none) << ": " << ours.size()
+                 << " ours, " << opencv_rects.size() << " OpenCV's");
+            CHECK(sorted_rects(ours) == sorted_rects(opencv_rects));
+        }
+        windows += static_cast<int>(raw.size());
+    }
+    MESSAGE(windows << " raw windows compared");
+    CHECK(windows > 100);  // equal empty sets would prove nothing
+}
+
+TEST_CASE("the stage trainer gives the same cascade on 1 and 2 threads, and after an interruption and --resume") {
+    const auto data = cascade::test::shared_data_dir();
+    if (!data) {
+        MESSAGE("SKIP: ../shared/data is absent");
+        return;
+    }
+    const LbpTrainingData subset = face_subset(*data);
+    StageTrainConfig config = small_config(1);
+    config.stages = 3;
+    Quiet quiet;
+    const std::string one = opencv_cascade_xml(train_lbp_stages(config, subset, quiet).cascade, {}, "one");
+
+    cascade::test::ScratchDir dir("lbp-opencv-resume");
+    config.boost.threads = 2;
+    config.checkpoint = dir.file("cascade.checkpoint");
+    Interrupt interrupt(2);
+    CHECK_THROWS_AS(train_lbp_stages(config, subset, interrupt), std::runtime_error);
+    config.resume = true;
+    const StageTrainingResult resumed = train_lbp_stages(config, subset, quiet);
+    CHECK(resumed.cascade.stages.size() == 3);
+    CHECK(opencv_cascade_xml(resumed.cascade, {}, "one") == one);
+    // A finished run's checkpoint resumes to the same cascade without training.
+    CHECK(opencv_cascade_xml(train_lbp_stages(config, subset, quiet).cascade, {}, "one") == one);
+}
