@@ -11,6 +11,7 @@
 #include "data/annotations.hpp"
 #include "data/image_files.hpp"
 #include "data/random.hpp"
+#include "data/vec_file.hpp"
 
 namespace fs = std::filesystem;
 
@@ -128,7 +129,7 @@ double symmetric_unit(Random& random) {
 // The window-sized sample of `source` and its jittered copies, in load_positives' order; `centred` tells
 // whether they are the centre of a larger crop.
 std::vector<GrayImage> sample_windows(const PositiveSource& s, int index, const CropParams& p, bool& centred) {
-    const GrayImage image = read_gray(s.path);
+    const GrayImage image = s.vec_sample >= 0 ? read_vec_sample(s.path, s.vec_sample, p.window) : read_gray(s.path);
     const cv::Mat m = as_mat(image);
     if (s.box) {
         if (p.jitter.copies > 0) throw InputError(s.path, "jitter takes crops, not annotated boxes");
@@ -151,6 +152,8 @@ void check_jitter(const Jitter& jitter) {
     if (jitter.copies < 0) throw InputError("--jitter", "must be 0 or more copies");
     if (jitter.shift < 0) throw InputError("--jitter-shift", "must be 0 or more pixels");
     if (!(jitter.scale >= 1.0)) throw InputError("--jitter-scale", "must be at least 1");
+    if (!(jitter.rotation >= 0.0 && jitter.rotation <= 45.0))
+        throw InputError("--jitter-rotation", "must lie in [0, 45] degrees");
 }
 
 JitterDraw draw_jitter(const Jitter& jitter, int sample, int copy) {
@@ -159,14 +162,18 @@ JitterDraw draw_jitter(const Jitter& jitter, int sample, int copy) {
     d.scale = std::pow(jitter.scale, symmetric_unit(random));
     d.dx = jitter.shift * symmetric_unit(random);
     d.dy = jitter.shift * symmetric_unit(random);
+    d.angle = jitter.rotation * symmetric_unit(random);
     return d;
 }
 
 GrayImage jittered(const GrayImage& image, const JitterDraw& d, double pixels_per_window_pixel) {
-    // Output pixel p samples the input at c + s (p - c) + k d, c the centre between the middle pixels.
+    // Output pixel p samples the input at c + s R (p - c) + k d, c the centre between the middle pixels, R the
+    // rotation by the angle.
     const double cx = (image.width - 1) / 2.0, cy = (image.height - 1) / 2.0;
-    const cv::Matx23d to_source(d.scale, 0, cx * (1 - d.scale) + pixels_per_window_pixel * d.dx,  //
-                                0, d.scale, cy * (1 - d.scale) + pixels_per_window_pixel * d.dy);
+    const double radians = d.angle * 3.14159265358979323846 / 180.0;
+    const double a = d.scale * std::cos(radians), b = d.scale * std::sin(radians);
+    const cv::Matx23d to_source(a, -b, cx - a * cx + b * cy + pixels_per_window_pixel * d.dx,  //
+                                b, a, cy - b * cx - a * cy + pixels_per_window_pixel * d.dy);
     cv::Mat out;
     cv::warpAffine(as_mat(image), out, to_source, cv::Size(image.width, image.height),
                    cv::INTER_LINEAR | cv::WARP_INVERSE_MAP, cv::BORDER_REPLICATE);
@@ -180,7 +187,10 @@ std::vector<PositiveSource> find_positives(const std::string& source, GroupBy gr
         return out;
     }
     if (!fs::exists(source)) throw InputError(source, "no such file or folder");
-    if (fs::path(source).extension() == ".xml") {
+    if (is_vec_file(source)) {
+        const int count = vec_sample_count(source);
+        for (int i = 0; i < count; ++i) out.push_back({source, std::nullopt, source + "#" + std::to_string(i), i});
+    } else if (fs::path(source).extension() == ".xml") {
         add_annotated(read_dlib_xml(source), out);
     } else if (is_inria_annotation(source)) {
         add_annotated({read_inria_annotation(source)}, out);

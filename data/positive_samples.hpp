@@ -6,6 +6,7 @@
 //     is read with its nested folders (UMIST's person/face/*.pgm). Without a margin the sample is the
 //     window-sized region in the crop's centre, unscaled; with a margin (crop_options.hpp, per side) the crop
 //     minus the margin is resized to the window.
+//   - opencv_createsamples .vec files (data/vec_file.hpp): window-sized crops, each its own group.
 //   - annotated full images: an INRIA annotation file or a folder/list of them, a dlib imglab XML file, or an
 //     opencv_createsamples info file. Each box is grown by `padding` times its size on each side, widened or
 //     heightened about its centre to the window's aspect ratio, cut out (the image's edge pixels repeat where
@@ -33,32 +34,35 @@ struct PositiveSource {
     std::string path;
     std::optional<Rect> box;  // none: the image is a crop
     std::string group;
+    int vec_sample = -1;  // >= 0: sample of the .vec file `path` (data/vec_file.hpp), a window-sized crop
 };
 
 std::vector<PositiveSource> find_positives(const std::string& source, GroupBy group_by = GroupBy::name);
 
 // Each copy's shift is uniform in [-shift, shift] window pixels in x and in y, its size factor log-uniform in
-// [1 / scale, scale]; the draws come from (seed, sample index, copy), so they do not depend on the threads.
+// [1 / scale, scale], its rotation uniform in [-rotation, rotation] degrees about the centre; the draws come from (seed, sample index, copy), so they do not depend on the threads.
 struct Jitter {
     int copies = 0;      // jittered copies of each crop (0: none)
     double shift = 4.0;  // window pixels; 4 is half the detectors' usual stride of 8
     double scale = 1.1;  // >= 1; 1.1 spans about a pyramid step of 1.2
+    double rotation = 0.0;  // degrees, in [0, 45]
     std::uint64_t seed = 1;
 };
 
 struct JitterDraw {
     double scale = 1.0;       // the window shows a region this many times its size
     double dx = 0.0, dy = 0.0;  // whose centre is this far from the crop's centre, in window pixels
+    double angle = 0.0;         // and which is turned by this many degrees (counter-clockwise in the image)
 };
 
-// Throws InputError naming the option (--jitter, --jitter-shift, --jitter-scale) for a negative count or shift
-// or a scale below 1.
+// Throws InputError naming the option (--jitter, --jitter-shift, --jitter-scale, --jitter-rotation) for a
+// negative count or shift, a scale below 1 or a rotation outside [0, 45] degrees.
 void check_jitter(const Jitter& jitter);
 
 JitterDraw draw_jitter(const Jitter& jitter, int sample, int copy);
 
 // `image` resampled (bilinear, edge pixels repeated) so that the region of size scale x the output about
-// centre + (dx, dy) x pixels_per_window_pixel fills the output, the image's centre staying the centre: a crop
+// centre + (dx, dy) x pixels_per_window_pixel, turned by angle, fills the output, the image's centre staying the centre: a crop
 // with the object centred in it stays a crop of the same size, shifted and scaled. For a crop whose window is
 // resized from the crop minus a margin, pixels_per_window_pixel is the crop pixels per window pixel.
 GrayImage jittered(const GrayImage& image, const JitterDraw& draw, double pixels_per_window_pixel);

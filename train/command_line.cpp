@@ -19,7 +19,8 @@ po::options_description dataset_options(data::DatasetSpec& spec, std::string& wi
         ("pos", po::value(&spec.positives)->composing(),
          "positives (repeatable): a folder (read with its nested folders when it holds no images itself: UMIST's "
          "person/face/*.pgm) or list file of crops, INRIA annotation files (a .txt, or a folder or list of them), "
-         "a dlib imglab .xml, or an opencv_createsamples info file")
+         "a dlib imglab .xml, an opencv_createsamples info file, or an opencv_createsamples .vec file of "
+         "window-sized samples")
         ("neg", po::value(&spec.negatives)->composing(),
          "negative images (repeatable): a folder or list file of object-free images")
         ("window", po::value(&window)->default_value(default_window), "detection window WxH")
@@ -45,6 +46,8 @@ po::options_description dataset_options(data::DatasetSpec& spec, std::string& wi
          "jitter: shift of at most this many window pixels in x and in y")
         ("jitter-scale", po::value(&spec.crop.jitter.scale)->default_value(spec.crop.jitter.scale, "1.1"),
          "jitter: size factor between 1/F and F")
+        ("jitter-rotation", po::value(&spec.crop.jitter.rotation)->default_value(0.0, "0"),
+         "jitter: rotation of at most this many degrees, in [0, 45]")
         ("holdout", po::value(&spec.holdout)->default_value(0.0, "0"),
          "hold out this fraction of the positive source photos and of the negative images, and measure the "
          "model on them after training");
