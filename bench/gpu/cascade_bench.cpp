@@ -1,6 +1,7 @@
 // cascade-bench: times a GPU detector's strategies and OpenCV's CPU detector on the same real frames, in one
 // run, on the machine it runs on (see docs/benchmarks.md): `cascade-bench [...]` the LBP detector against
-// CascadeClassifier, `cascade-bench hog [...]` the HoG detector against HOGDescriptor (bench/gpu/families.hpp).
+// CascadeClassifier, `cascade-bench hog [...]` the HoG detector against HOGDescriptor, `cascade-bench match [...]`
+// the template matcher against cv::matchTemplate (bench/gpu/families.hpp).
 // Frames are PGM files (the GPU machine has no OpenCV codecs), centre-cropped and resized to each resolution.
 #include <string>
 
@@ -11,6 +12,7 @@ int main(int argc, char** argv) {
     using namespace cascade;
     return cli::run_tool("cascade-bench", [&] {
         if (argc > 1 && std::string(argv[1]) == "hog") return bench::run_hog_bench(argc - 1, argv + 1);
+        if (argc > 1 && std::string(argv[1]) == "match") return bench::run_match_bench(argc - 1, argv + 1);
         return bench::run_lbp_bench(argc, argv);
     });
 }

@@ -1,0 +1,63 @@
+// Template matching on the GPU: the score map of every position in OpenCV's six TM_* modes, and the exact
+// matches (TM_SQDIFF == 0). CUDA and common/ only.
+//
+// Score maps come from a direct shared-memory kernel: each block loads its tile of the image (plus the
+// template's halo) into shared memory once, computes every window's cross-correlation with common/'s
+// window_cross on that tile and its window sums from row sums of the tile, all in exact uint32, and finishes
+// each position with common/'s match_score, the CPU reference's code (compiled without FMA contraction). So the
+// maps equal match::score_map's bit for bit. Exact matches: one thread per position, common/'s window_equals
+// (early exit) on the image in global memory, the hits appended to a list.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "common/template_score.hpp"
+#include "gpu/device_buffer.hpp"
+
+namespace cascade::gpu {
+
+struct GpuScoreMap {
+    int width = 0, height = 0;
+    std::vector<float> scores;  // row-major
+};
+
+struct GpuPosition {
+    int x = 0, y = 0;
+};
+
+class TemplateMatcherGpu {
+public:
+    // requires: templ.channels in 1..3; templ.width() * templ.height() * channels * 255^2 < 2^32 (the uint32 sums:
+    //           up to 256x256 in grey, 148x148 in colour) and the tile of a block fitting in shared memory
+    //           (checked: CudaError otherwise).
+    TemplateMatcherGpu(const MatchPlanes& templ, MatchMethod method);
+
+    // The image (host memory) is uploaded and matched; it must have the template's channels and be at least
+    // as large. score_map leaves the image on the device for rerun().
+    GpuScoreMap score_map(const MatchPlanes& image);
+    std::vector<GpuPosition> exact_matches(const MatchPlanes& image);  // row-major order
+
+    // The score-map kernel again on the image of the last score_map, `repeats` times; its mean time in ms.
+    float rerun(int repeats);
+
+    // Shared memory a block needs for a template of this size (bytes); whether the device has that much.
+    static std::size_t shared_bytes(int templ_width, int templ_height, int channels, MatchMethod method);
+
+private:
+    void upload(const MatchPlanes& image);
+    void launch_scores();
+
+    Stream stream_;
+    MatchMethod method_;
+    TemplateStats stats_;
+    int channels_, templ_w_, templ_h_;
+    int image_w_ = 0, image_h_ = 0;
+    DeviceBuffer<std::uint8_t> templ_;  // channels planes of templ_w_ x templ_h_
+    DeviceBuffer<std::uint8_t> image_;  // channels planes of image_w_ x image_h_
+    DeviceBuffer<float> scores_;
+    DeviceBuffer<GpuPosition> hits_;
+    DeviceBuffer<unsigned int> hit_count_;
+};
+
+}  // namespace cascade::gpu
