@@ -21,8 +21,9 @@ namespace {
 constexpr const char* kUsage = R"(Usage: cascade-match --template T.png [options] INPUT...
 
 Finds a template in images, folders, list files and videos with OpenCV's cv::matchTemplate scores (the same
-six TM_* definitions and values, computed exactly in integers before OpenCV's finishing step) and writes every
-match (file, frame, x, y, w, h, score) as JSON or CSV, optionally with annotated images or an annotated video.
+six TM_* definitions and values, computed exactly in integers before OpenCV's finishing step), exact equality
+or region covariance distances, and writes every match (file, frame, x, y, w, h, score) as JSON or CSV,
+optionally with annotated images or an annotated video.
 A colour template is matched in colour (the channels' sums added, as OpenCV does), a grey one in grey. By
 default each frame gives its best position; --threshold and --top give every local optimum passing the
 threshold, best first, after non-maximum suppression. INPUT is an image file; a folder (its images, sorted by
@@ -39,7 +40,7 @@ Examples:
 )";
 
 struct Raw {
-    std::string template_path, method, top, threshold, nms_iou, scales, threads;
+    std::string template_path, method, top, threshold, nms_iou, scales, threads, features, step;
     detect::RunOptionTexts run;
 };
 
@@ -51,7 +52,14 @@ po::options_description visible_options(Raw& raw) {
         ("method", po::value(&raw.method)->value_name("M"),
          "sqdiff, sqdiff_normed, ccorr, ccorr_normed, ccoeff or ccoeff_normed (OpenCV's TM_* modes; the squared "
          "differences are best lowest, the others highest), or exact: every position equal to the template in "
-         "every pixel (TM_SQDIFF == 0, tested with an early exit) (default: ccoeff_normed)")
+         "every pixel (TM_SQDIFF == 0, tested with an early exit), or cov-forstner / cov-jbld: region covariance "
+         "of each window, --step apart, against the template's, by Foerstner's metric or the Jensen-Bregman "
+         "LogDet divergence (best lowest) (default: ccoeff_normed)")
+        ("features", po::value(&raw.features)->value_name("SET"),
+         "region covariance features: basic ([R, G, B, Ix, Iy], Sobel derivatives of the grey image; [I, Ix, Iy] "
+         "in grey) or extended ([x, y, R, G, B, |Ix|, |Iy|, |Ixx|, |Iyy|]) (default: basic)")
+        ("step", po::value(&raw.step)->value_name("N"),
+         "region covariance: pixels between neighbouring windows, 1..64 (default: 4)")
         ("threshold", po::value(&raw.threshold)->value_name("T"),
          "report every local optimum scoring <= T (squared differences) or >= T (the others), not just the best "
          "(default: none)")
@@ -76,9 +84,14 @@ void parse_method(const std::string& text, Options& o) {
             o.method = static_cast<MatchMethod>(m);
             return;
         }
+    if (text == "cov-forstner" || text == "cov-jbld") {
+        o.covariance = text == "cov-forstner" ? CovMetric::forstner : CovMetric::jbld;
+        o.method = MatchMethod::sqdiff;  // peaks: lower is better
+        return;
+    }
     if (text != "exact")
         throw UsageError("--method", "unknown method '" + text + "' (choose sqdiff, sqdiff_normed, ccorr, "
-                                     "ccorr_normed, ccoeff, ccoeff_normed or exact)");
+                                     "ccorr_normed, ccoeff, ccoeff_normed, exact, cov-forstner or cov-jbld)");
     o.exact = true;
     o.method = MatchMethod::sqdiff;
     o.top = 0;
@@ -95,6 +108,21 @@ std::vector<double> parse_scales(const std::string& text) {
     }
     if (scales.empty() || text.back() == ',') throw UsageError("--scales", "'" + text + "' is not a list of factors");
     return scales;
+}
+
+void apply_covariance(const Raw& raw, const po::variables_map& vm, Options& o) {
+    for (const char* option : {"features", "step"})
+        if (vm.count(option) && !o.covariance)
+            throw UsageError(std::string("--") + option, "applies to --method cov-forstner or cov-jbld only");
+    if (vm.count("features")) {
+        if (raw.features != "basic" && raw.features != "extended")
+            throw UsageError("--features", "unknown set '" + raw.features + "' (choose basic or extended)");
+        o.extended = raw.features == "extended";
+    }
+    if (vm.count("step")) {
+        o.step = parse_int("--step", raw.step);
+        if (o.step < 1 || o.step > 64) throw UsageError("--step", raw.step + " is out of range (1..64)");
+    }
 }
 
 void apply_matching(const Raw& raw, const po::variables_map& vm, Options& o) {
@@ -118,6 +146,7 @@ void apply_matching(const Raw& raw, const po::variables_map& vm, Options& o) {
         o.nms_iou = static_cast<float>(iou);
     }
     if (vm.count("scales")) o.scales = parse_scales(raw.scales);
+    apply_covariance(raw, vm, o);
     o.grey = vm.count("grey") > 0;
     if (vm.count("threads")) {
         o.threads = parse_int("--threads", raw.threads);
@@ -129,6 +158,7 @@ void apply_matching(const Raw& raw, const po::variables_map& vm, Options& o) {
 
 std::string method_name(const Options& options) {
     if (options.exact) return "exact";
+    if (options.covariance) return *options.covariance == CovMetric::forstner ? "cov-forstner" : "cov-jbld";
     return kMethodNames[static_cast<int>(options.method)];
 }
 

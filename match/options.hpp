@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "common/covariance_features.hpp"
 #include "common/template_score.hpp"
 #include "detect/run_options.hpp"
 
@@ -19,6 +20,9 @@ struct Options : detect::RunOptions {
     std::string template_path;
     MatchMethod method = MatchMethod::ccoeff_normed;
     bool exact = false;              // --method exact: TM_SQDIFF == 0, every such position
+    std::optional<CovMetric> covariance;  // --method cov-forstner / cov-jbld: region covariance distances
+    bool extended = false;                // --features extended: Tuzel's 9-D features (7-D in grey)
+    int step = 4;                         // region covariance: pixels between windows
     int top = 1;                     // 0: all
     std::optional<float> threshold;  // none: the best match only (or the best --top local optima)
     float nms_iou = 0.3f;
@@ -29,7 +33,7 @@ struct Options : detect::RunOptions {
 
 std::optional<Options> parse_options(int argc, const char* const* argv, std::ostream& help_out);
 
-// "ccoeff_normed", ..., or "exact".
+// "ccoeff_normed", ..., "exact", "cov-forstner" or "cov-jbld".
 std::string method_name(const Options& options);
 
 }  // namespace cascade::match

@@ -16,7 +16,7 @@ Detection best_position(const ScoreMap& map, Size templ, MatchMethod method) {
     for (std::size_t i = 1; i < map.scores.size(); ++i)
         if (goodness(map.scores[i], method) > goodness(map.scores[best], method)) best = i;
     const int x = static_cast<int>(best % map.width), y = static_cast<int>(best / map.width);
-    return {{x, y, templ.width, templ.height}, map.scores[best]};
+    return {{x * map.step, y * map.step, templ.width, templ.height}, map.scores[best]};
 }
 
 bool local_optimum(const ScoreMap& map, int x, int y, float value, MatchMethod method) {
@@ -50,7 +50,7 @@ std::vector<Detection> find_peaks(const ScoreMap& map, Size templ, MatchMethod m
             if (rules.threshold && goodness(score, method) < goodness(*rules.threshold, method)) continue;
             const float value = goodness(score, method);
             if (local_optimum(map, x, y, value, method))
-                candidates.push_back({{x, y, templ.width, templ.height}, value});
+                candidates.push_back({{x * map.step, y * map.step, templ.width, templ.height}, value});
         }
     return best_kept(std::move(candidates), method, rules);
 }

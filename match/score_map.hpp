@@ -14,8 +14,9 @@
 namespace cascade::match {
 
 struct ScoreMap {
-    int width = 0;   // image width - template width + 1
-    int height = 0;  // image height - template height + 1
+    int width = 0;   // positions across: image width - template width + 1 (at step 1)
+    int height = 0;  // positions down
+    int step = 1;    // image pixels between neighbouring positions
     std::vector<float> scores;  // row-major
 
     float at(int x, int y) const { return scores[static_cast<std::size_t>(y) * width + x]; }

@@ -6,6 +6,7 @@
 #include <opencv2/imgproc.hpp>
 
 #include "common/error.hpp"
+#include "match/covariance_map.hpp"
 #include "match/cv_planes.hpp"
 #include "match/peaks.hpp"
 #include "match/score_map.hpp"
@@ -25,16 +26,38 @@ cv::Mat read_template(const Options& options) {
     return grey;
 }
 
+GrayView grey_view(const cv::Mat& grey) { return {grey.data, grey.cols, grey.rows, static_cast<int>(grey.step)}; }
+
+CovarianceLayout layout_of(const Options& options, int channels) { return {channels, options.extended}; }
+
+std::vector<double> covariance_of(const cv::Mat& image, const Options& options) {
+    cv::Mat grey = image;
+    if (image.channels() == 3) cv::cvtColor(image, grey, cv::COLOR_BGR2GRAY);
+    std::vector<cv::Mat> split;
+    CovarianceIntegrals integrals;
+    build_covariance_integrals(match_planes(image, split), grey_view(grey), layout_of(options, image.channels()),
+                               integrals);
+    return target_covariance(integrals);
+}
+
 }  // namespace
 
 TemplateSet::TemplateSet(const Options& options) : options_(options) {
     const cv::Mat original = read_template(options);
     size_ = {original.cols, original.rows};
+    if (options.covariance) {
+        if (original.total() < 2) throw InputError(options.template_path, "region covariance needs 2 pixels or more");
+        target_ = covariance_of(original, options);
+    }
     for (const double scale : options.scales) {
         const cv::Size size(static_cast<int>(std::lround(original.cols * scale)),
                             static_cast<int>(std::lround(original.rows * scale)));
         if (size.width < 1 || size.height < 1)
             throw InputError(options.template_path, "is smaller than 1x1 pixel at scale " + std::to_string(scale));
+        if (options.covariance && (size.area() < 2 || size.area() > (1 << 20)))
+            throw InputError(options.template_path, "region covariance windows must hold 2 to 2^20 pixels; at scale " +
+                                                        std::to_string(scale) + " it is " + std::to_string(size.width) +
+                                                        "x" + std::to_string(size.height));
         cv::Mat resized = original;
         if (size != original.size())
             cv::resize(original, resized, size, 0, 0, scale < 1 ? cv::INTER_AREA : cv::INTER_LINEAR);
@@ -49,12 +72,22 @@ Size TemplateSet::largest() const {
     return out;
 }
 
-std::vector<Detection> TemplateSet::find(const cv::Mat& image) const {
+std::vector<Detection> TemplateSet::find(const cv::Mat& image, const cv::Mat& grey) const {
     std::vector<cv::Mat> image_split, templ_split;
     const MatchPlanes image_planes = match_planes(image, image_split);
     const PeakRules rules{options_.top, options_.threshold, options_.nms_iou};
     std::vector<Detection> found;
+    CovarianceIntegrals integrals;
+    if (options_.covariance)
+        build_covariance_integrals(image_planes, grey_view(grey), layout_of(options_, channels()), integrals);
     for (const cv::Mat& t : templates_) {
+        if (options_.covariance) {
+            const ScoreMap map = covariance_map(integrals, {t.cols, t.rows}, target_, *options_.covariance,
+                                                options_.step, options_.threads);
+            const std::vector<Detection> peaks = find_peaks(map, {t.cols, t.rows}, options_.method, rules);
+            found.insert(found.end(), peaks.begin(), peaks.end());
+            continue;
+        }
         const MatchPlanes templ = match_planes(t, templ_split);
         if (options_.exact) {
             for (const Position& p : exact_matches(image_planes, templ, options_.threads))

@@ -1,5 +1,6 @@
 // The template of a cascade-match run at every --scales size, and how it is found in one frame: a score map per
-// size (match/score_map.hpp), its peaks, merged over the sizes (match/peaks.hpp); or the exact matches.
+// size (match/score_map.hpp; region covariance: match/covariance_map.hpp, one target covariance, the frame's
+// integral images built once), its peaks, merged over the sizes (match/peaks.hpp); or the exact matches.
 //
 // The template decides grey or colour: a file with one channel is matched in grey, any other in colour (BGR, 8-bit;
 // an alpha channel is dropped), unless --grey. Frames are converted the same way (cv::cvtColor BGR2GRAY).
@@ -22,12 +23,14 @@ public:
     Size largest() const;  // over the scales: what every frame must hold
     int channels() const { return templates_.front().channels(); }
 
-    // The matches in one frame, 8-bit with channels() channels (BGR or grey), by the run's method and peak rules.
-    std::vector<Detection> find(const cv::Mat& image) const;
+    // The matches in one frame, 8-bit with channels() channels (BGR or grey), by the run's method and peak rules;
+    // `grey` is the frame in grey (region covariance's derivatives).
+    std::vector<Detection> find(const cv::Mat& image, const cv::Mat& grey) const;
 
 private:
     std::vector<cv::Mat> templates_;  // one per scale, in --scales order
     Size size_;
+    std::vector<double> target_;  // region covariance: the template's covariance
     const Options& options_;
 };
 

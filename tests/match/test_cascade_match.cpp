@@ -1,6 +1,7 @@
 // cascade-match end to end on real images: copies of a patch pasted into a photo are found (scores, positions,
 // JSON and CSV, annotated pictures), exactly and by score; the best match per frame of a video; --scales on an
-// enlarged photo; every bad option and input a one-line error. Skips with a message when opencv-doc is absent.
+// enlarged photo; region covariance; every bad option and input a one-line error. Skips with a message when
+// opencv-doc is absent.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -122,6 +123,29 @@ TEST_CASE("cascade-match --scales finds the template in a photo enlarged twice, 
     CHECK(d.at("score").number > 0.9);
 }
 
+TEST_CASE("cascade-match --method cov-forstner / cov-jbld finds a window cut from a photo by region covariance") {
+    const auto path = system_file(kSamples + "fruits.jpg");
+    if (!path) return;
+    TempDir dir;
+    const cv::Mat photo = cv::imread(*path)(cv::Rect(0, 0, 320, 240)).clone();
+    cv::imwrite(dir / "photo.png", photo);
+    cv::imwrite(dir / "patch.png", photo(cv::Rect(120, 80, 48, 40)));
+    for (const char* method : {"cov-forstner", "cov-jbld"})
+        for (const char* features : {"basic", "extended"}) {
+            const ToolResult r = match({"--template", dir / "patch.png", "--method", method, "--features", features,
+                                        "--step", "4", "-q", dir / "photo.png"});
+            REQUIRE(r.code == 0);
+            const Json report = parse_json(r.out);
+            CHECK(report.at("method").text == method);
+            REQUIRE(report.at("detections").items.size() == 1);
+            const Json& d = report.at("detections").items[0];
+            INFO(method, " ", features);
+            CHECK(d.at("x").integer() == 120);
+            CHECK(d.at("y").integer() == 80);
+            CHECK(d.at("w").integer() == 48);
+        }
+}
+
 TEST_CASE("cascade-match: bad options and inputs are one-line errors and leave nothing behind") {
     TempDir dir;
     if (!write_scene(dir, cv::IMREAD_GRAYSCALE)) return;
@@ -135,6 +159,10 @@ TEST_CASE("cascade-match: bad options and inputs are one-line errors and leave n
     check_error(match({"--template", t, "--scales", "0", scene}), 2, "cascade-match", "--scales");
     check_error(match({"--template", t, "--top", "-1", scene}), 2, "cascade-match", "--top");
     check_error(match({"--template", t, "--nms-iou", "2", scene}), 2, "cascade-match", "--nms-iou");
+    check_error(match({"--template", t, "--features", "basic", scene}), 2, "cascade-match", "--features");
+    check_error(match({"--template", t, "--method", "cov-jbld", "--step", "0", scene}), 2, "cascade-match", "--step");
+    check_error(match({"--template", t, "--method", "cov-jbld", "--features", "all", scene}), 2, "cascade-match",
+                "--features");
     check_error(match({"--template", t, "--scales", "20", "--output", dir / "m.json", scene}), 1, "cascade-match",
                 scene);  // 320x320 template in a 160x120 scene
     CHECK(!std::filesystem::exists(dir / "m.json"));

@@ -1,0 +1,112 @@
+// Distances between symmetric positive definite matrices (region covariance descriptors, Tuzel et al. 2006),
+// written once for the CPU reference and the GPU: row-major d x d doubles, d <= max_spd_dim.
+//
+// forstner_distance: Foerstner and Moonen's metric sqrt(sum_i ln^2 lambda_i), lambda_i the generalised
+//   eigenvalues of A x = lambda B x: B = L L^T (Cholesky), then the eigenvalues of L^-1 A L^-T (symmetric,
+//   cyclic Jacobi).
+// jbld_divergence: the Jensen-Bregman LogDet divergence (Cherian et al. 2011) log|(A+B)/2| - (log|A| + log|B|)/2,
+//   log-determinants by Cholesky.
+// Both require A and B positive definite (covariances regularised first); a matrix that is not returns +inf.
+#pragma once
+
+#include <cmath>
+
+#include "common/hd.hpp"
+
+namespace cascade {
+
+constexpr int max_spd_dim = 9;
+
+// cholesky: L (lower, row-major) with A = L L^T; false when A is not positive definite.
+CASCADE_HD bool cholesky(const double* a, int d, double* l) {
+    for (int i = 0; i < d * d; ++i) l[i] = 0;
+    for (int j = 0; j < d; ++j) {
+        double s = a[j * d + j];
+        for (int k = 0; k < j; ++k) s -= l[j * d + k] * l[j * d + k];
+        if (!(s > 0)) return false;
+        l[j * d + j] = sqrt(s);
+        for (int i = j + 1; i < d; ++i) {
+            double t = a[i * d + j];
+            for (int k = 0; k < j; ++k) t -= l[i * d + k] * l[j * d + k];
+            l[i * d + j] = t / l[j * d + j];
+        }
+    }
+    return true;
+}
+
+// log_det: ln |A| into `out`; false when A is not positive definite.
+CASCADE_HD bool log_det(const double* a, int d, double& out) {
+    double l[max_spd_dim * max_spd_dim];
+    if (!cholesky(a, d, l)) return false;
+    out = 0;
+    for (int i = 0; i < d; ++i) out += 2 * log(l[i * d + i]);
+    return true;
+}
+
+// jacobi_eigenvalues: the eigenvalues of symmetric `a` (overwritten) into `values`, cyclic Jacobi rotations
+//   until the off-diagonal is below 1e-15 of the matrix's norm (at most 64 sweeps).
+CASCADE_HD void jacobi_eigenvalues(double* a, int d, double* values) {
+    double norm = 0;
+    for (int i = 0; i < d * d; ++i) norm += a[i] * a[i];
+    for (int sweep = 0; sweep < 64; ++sweep) {
+        double off = 0;
+        for (int p = 0; p < d; ++p)
+            for (int q = p + 1; q < d; ++q) off += a[p * d + q] * a[p * d + q];
+        if (off <= 1e-30 * norm) break;
+        for (int p = 0; p < d; ++p)
+            for (int q = p + 1; q < d; ++q) {
+                const double apq = a[p * d + q];
+                if (apq == 0) continue;
+                const double theta = (a[q * d + q] - a[p * d + p]) / (2 * apq);
+                const double t = (theta >= 0 ? 1 : -1) / (fabs(theta) + sqrt(theta * theta + 1));
+                const double c = 1 / sqrt(t * t + 1), s = t * c;
+                for (int k = 0; k < d; ++k) {  // columns p and q
+                    const double akp = a[k * d + p], akq = a[k * d + q];
+                    a[k * d + p] = c * akp - s * akq;
+                    a[k * d + q] = s * akp + c * akq;
+                }
+                for (int k = 0; k < d; ++k) {  // rows p and q
+                    const double apk = a[p * d + k], aqk = a[q * d + k];
+                    a[p * d + k] = c * apk - s * aqk;
+                    a[q * d + k] = s * apk + c * aqk;
+                }
+            }
+    }
+    for (int i = 0; i < d; ++i) values[i] = a[i * d + i];
+}
+
+CASCADE_HD double forstner_distance(const double* a, const double* b, int d) {
+    double l[max_spd_dim * max_spd_dim], m[max_spd_dim * max_spd_dim], w[max_spd_dim * max_spd_dim];
+    if (!cholesky(b, d, l)) return INFINITY;
+    // w = L^-1 A (forward substitution on each column), then m = L^-1 w^T = L^-1 A L^-T (A symmetric).
+    for (int c = 0; c < d; ++c)
+        for (int i = 0; i < d; ++i) {
+            double s = a[i * d + c];
+            for (int k = 0; k < i; ++k) s -= l[i * d + k] * w[k * d + c];
+            w[i * d + c] = s / l[i * d + i];
+        }
+    for (int c = 0; c < d; ++c)
+        for (int i = 0; i < d; ++i) {
+            double s = w[c * d + i];
+            for (int k = 0; k < i; ++k) s -= l[i * d + k] * m[k * d + c];
+            m[i * d + c] = s / l[i * d + i];
+        }
+    double values[max_spd_dim];
+    jacobi_eigenvalues(m, d, values);
+    double sum = 0;
+    for (int i = 0; i < d; ++i) {
+        if (!(values[i] > 0)) return INFINITY;
+        sum += log(values[i]) * log(values[i]);
+    }
+    return sqrt(sum);
+}
+
+CASCADE_HD double jbld_divergence(const double* a, const double* b, int d) {
+    double mean[max_spd_dim * max_spd_dim];
+    for (int i = 0; i < d * d; ++i) mean[i] = (a[i] + b[i]) / 2;
+    double lm = 0, la = 0, lb = 0;
+    if (!log_det(mean, d, lm) || !log_det(a, d, la) || !log_det(b, d, lb)) return INFINITY;
+    return lm - (la + lb) / 2;
+}
+
+}  // namespace cascade
