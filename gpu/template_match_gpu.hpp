@@ -19,6 +19,7 @@ namespace cascade::gpu {
 
 struct GpuScoreMap {
     int width = 0, height = 0;
+    int step = 1;               // image pixels between neighbouring positions
     std::vector<float> scores;  // row-major
 };
 

@@ -1,7 +1,8 @@
 // cascade-bench: times a GPU detector's strategies and OpenCV's CPU detector on the same real frames, in one
 // run, on the machine it runs on (see docs/benchmarks.md): `cascade-bench [...]` the LBP detector against
 // CascadeClassifier, `cascade-bench hog [...]` the HoG detector against HOGDescriptor, `cascade-bench match [...]`
-// the template matcher against cv::matchTemplate (bench/gpu/families.hpp).
+// the template matcher against cv::matchTemplate, `cascade-bench covariance [...]` region covariance against the
+// CPU reference (bench/gpu/families.hpp).
 // Frames are PGM files (the GPU machine has no OpenCV codecs), centre-cropped and resized to each resolution.
 #include <string>
 
@@ -13,6 +14,7 @@ int main(int argc, char** argv) {
     return cli::run_tool("cascade-bench", [&] {
         if (argc > 1 && std::string(argv[1]) == "hog") return bench::run_hog_bench(argc - 1, argv + 1);
         if (argc > 1 && std::string(argv[1]) == "match") return bench::run_match_bench(argc - 1, argv + 1);
+        if (argc > 1 && std::string(argv[1]) == "covariance") return bench::run_covariance_bench(argc - 1, argv + 1);
         return bench::run_lbp_bench(argc, argv);
     });
 }

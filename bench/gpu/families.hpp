@@ -12,5 +12,8 @@ int run_hog_bench(int argc, char** argv);
 // cascade-bench match [...] (argv[0] is "match"): the GPU template matcher against cv::matchTemplate
 // (bench/gpu/match_bench.cpp).
 int run_match_bench(int argc, char** argv);
+// cascade-bench covariance [...]: region covariance search on the GPU against the CPU reference
+// (bench/gpu/covariance_bench.cpp).
+int run_covariance_bench(int argc, char** argv);
 
 }  // namespace cascade::bench
