@@ -3,6 +3,7 @@
 #include <cub/block/block_scan.cuh>
 
 #include "gpu/cuda_check.hpp"
+#include "gpu/plane_upload.hpp"
 
 namespace cascade::gpu {
 
@@ -94,12 +95,10 @@ std::vector<GpuScoreMap> CovarianceMatcherGpu::search(const MatchPlanes& colour,
     height_ = grey.height;
     const std::size_t plane = static_cast<std::size_t>(width_) * height_;
     const int channels = colour.channels;
-    pixels_.resize(plane * (channels + 1));
-    for (int c = 0; c <= channels; ++c) {
-        const GrayView& source = c < channels ? colour.planes[c] : grey;
-        CASCADE_CUDA_CHECK(cudaMemcpy2DAsync(pixels_.get() + c * plane, width_, source.data, source.stride, width_,
-                                             height_, cudaMemcpyHostToDevice, stream_.get()));
-    }
+    GrayView sources[max_match_channels + 1];
+    for (int c = 0; c < channels; ++c) sources[c] = colour.planes[c];
+    sources[channels] = grey;
+    upload_planes(sources, channels + 1, pixels_, stream_.get());
     MatchPlanes device_colour;
     device_colour.channels = channels;
     for (int c = 0; c < channels; ++c) device_colour.planes[c] = {pixels_.get() + c * plane, width_, height_, width_};

@@ -4,6 +4,7 @@
 
 #include "common/template_stats.hpp"
 #include "gpu/cuda_check.hpp"
+#include "gpu/plane_upload.hpp"
 
 namespace cascade::gpu {
 
@@ -141,24 +142,14 @@ TemplateMatcherGpu::TemplateMatcherGpu(const MatchPlanes& templ, MatchMethod met
     CASCADE_CUDA_CHECK(cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
     if (shared_bytes(templ_w_, templ_h_, channels_, method) > static_cast<std::size_t>(limit))
         throw CudaError("template matching on the GPU: the template's tile does not fit in shared memory");
-    const std::size_t plane = static_cast<std::size_t>(templ_w_) * templ_h_;
-    templ_.resize(plane * channels_);
-    for (int c = 0; c < channels_; ++c)
-        CASCADE_CUDA_CHECK(cudaMemcpy2DAsync(templ_.get() + c * plane, templ_w_, templ.planes[c].data,
-                                             templ.planes[c].stride, templ_w_, templ_h_, cudaMemcpyHostToDevice,
-                                             stream_.get()));
+    upload_planes(templ.planes, channels_, templ_, stream_.get());
     hit_count_.resize(1);
 }
 
 void TemplateMatcherGpu::upload(const MatchPlanes& image) {
     image_w_ = image.width();
     image_h_ = image.height();
-    const std::size_t plane = static_cast<std::size_t>(image_w_) * image_h_;
-    image_.resize(plane * channels_);
-    for (int c = 0; c < channels_; ++c)
-        CASCADE_CUDA_CHECK(cudaMemcpy2DAsync(image_.get() + c * plane, image_w_, image.planes[c].data,
-                                             image.planes[c].stride, image_w_, image_h_, cudaMemcpyHostToDevice,
-                                             stream_.get()));
+    upload_planes(image.planes, channels_, image_, stream_.get());
 }
 
 void TemplateMatcherGpu::launch_scores() {

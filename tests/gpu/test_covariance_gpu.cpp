@@ -10,21 +10,12 @@
 #include "common/covariance_integrals.hpp"
 #include "gpu/covariance_gpu.hpp"
 #include "match/covariance_map.hpp"
+#include "tests/gpu/frame_planes.hpp"
 #include "tests/gpu/gpu_test_data.hpp"
 
 namespace {
 
 using namespace cascade;
-
-MatchPlanes region(const std::vector<test::Frame>& frames, int channels, int x, int y, int w, int h) {
-    MatchPlanes p;
-    p.channels = channels;
-    for (int c = 0; c < channels; ++c) {
-        const GrayImage& f = frames[static_cast<std::size_t>(c)].image;
-        p.planes[c] = {f.pixels.data() + static_cast<std::size_t>(y) * f.width + x, w, h, f.width};
-    }
-    return p;
-}
 
 GrayView sub_view(const GrayView& v, int x, int y, int w, int h) {
     return {v.data + static_cast<std::size_t>(y) * v.stride + x, w, h, v.stride};
@@ -41,7 +32,7 @@ TEST_CASE("GPU covariance integral images equal the CPU's; window distances equa
     for (const CovarianceLayout layout : {CovarianceLayout{1, false}, CovarianceLayout{1, true},
                                           CovarianceLayout{3, false}, CovarianceLayout{3, true}}) {
         const int w = 301, h = 190;
-        const MatchPlanes colour = region(frames, layout.channels, 100, 80, w, h);
+        const MatchPlanes colour = test::frame_planes(frames, layout.channels, 100, 80, w, h);
         // Grey: the colour plane itself; colour: a fourth frame stands for the grey image.
         const GrayImage& fourth = frames[3].image;
         const GrayView grey = layout.channels == 1 ? colour.planes[0]

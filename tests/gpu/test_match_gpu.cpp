@@ -10,22 +10,12 @@
 
 #include "gpu/template_match_gpu.hpp"
 #include "match/score_map.hpp"
+#include "tests/gpu/frame_planes.hpp"
 #include "tests/gpu/gpu_test_data.hpp"
 
 namespace {
 
 using namespace cascade;
-
-// `channels` planes of a w x h region at (x, y) of consecutive frames (each at least that large).
-MatchPlanes region(const std::vector<test::Frame>& frames, int channels, int x, int y, int w, int h) {
-    MatchPlanes p;
-    p.channels = channels;
-    for (int c = 0; c < channels; ++c) {
-        const GrayImage& f = frames[static_cast<std::size_t>(c)].image;
-        p.planes[c] = {f.pixels.data() + static_cast<std::size_t>(y) * f.width + x, w, h, f.width};
-    }
-    return p;
-}
 
 struct Shape {
     int image_w, image_h, templ_x, templ_y, templ_w, templ_h;
@@ -44,7 +34,7 @@ TEST_CASE("GPU score maps equal the CPU reference's for the six modes, grey and 
         for (const int channels : {1, 3})
             for (int m = 0; m < 6; ++m) {
                 const auto method = static_cast<MatchMethod>(m);
-                const MatchPlanes image = region(frames, channels, 120, 90, s.image_w, s.image_h);
+                const MatchPlanes image = test::frame_planes(frames, channels, 120, 90, s.image_w, s.image_h);
                 MatchPlanes templ = image;
                 for (int c = 0; c < channels; ++c) {
                     templ.planes[c].data += s.templ_y * templ.planes[c].stride + s.templ_x;
