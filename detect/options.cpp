@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <ostream>
+#include <sstream>
 
 #include "cli/usage_error.hpp"
 #include "cli/values.hpp"
@@ -162,12 +163,10 @@ const char* grouping_name(Grouping group) {
     return "?";
 }
 
-std::optional<Options> parse_options(int argc, const char* const* argv, std::ostream& help_out) {
-    Raw raw;
-    const po::options_description visible = visible_options(raw);
-    po::variables_map vm;
-    if (!parse_run_command_line(argc, argv, visible, raw.run, vm, help_out, kUsage, kExamples)) return std::nullopt;
+namespace {
 
+// The detector's own options of a parsed command line (all but the run's: inputs, report, annotation).
+Options detector_options(const Raw& raw, const po::variables_map& vm) {
     Options o;
     if (vm.count("model")) {
         if (raw.model.empty()) throw UsageError("--model", "empty file name");
@@ -182,8 +181,33 @@ std::optional<Options> parse_options(int argc, const char* const* argv, std::ost
     if (vm.count("compaction")) o.gpu.compaction = raw.compaction;
     apply_numbers(raw, vm, o);
     apply_grouping(raw, vm, o);
+    return o;
+}
+
+}  // namespace
+
+std::optional<Options> parse_options(int argc, const char* const* argv, std::ostream& help_out) {
+    Raw raw;
+    const po::options_description visible = visible_options(raw);
+    po::variables_map vm;
+    if (!parse_run_command_line(argc, argv, visible, raw.run, vm, help_out, kUsage, kExamples)) return std::nullopt;
+    Options o = detector_options(raw, vm);
     apply_run_options(raw.run, vm, o);
     return o;
+}
+
+Options parse_detector_options(const std::vector<std::string>& args) {
+    std::vector<const char*> argv{"cascade-detect"};
+    for (const std::string& a : args) argv.push_back(a.c_str());
+    Raw raw;
+    const po::options_description visible = visible_options(raw);
+    po::variables_map vm;
+    std::ostringstream help;
+    if (!parse_run_command_line(static_cast<int>(argv.size()), argv.data(), visible, raw.run, vm, help, kUsage,
+                                kExamples))
+        throw UsageError("--help", "is not a detector option");
+    if (!raw.run.inputs.empty()) throw UsageError(raw.run.inputs.front(), "is not a detector option");
+    return detector_options(raw, vm);
 }
 
 }  // namespace cascade::detect

@@ -34,6 +34,11 @@ struct Options : RunOptions {
 
 std::optional<Options> parse_options(int argc, const char* const* argv, std::ostream& help_out);
 
+// The options of one detector from command-line arguments without inputs (the Python module's keywords,
+// "--scale-factor", "1.2", ...): the same checks and messages as parse_options; an input or --help is a
+// UsageError. The run's options (report, annotation, inputs) are left at their defaults.
+Options parse_detector_options(const std::vector<std::string>& args);
+
 const char* grouping_name(Grouping group);
 
 }  // namespace cascade::detect
