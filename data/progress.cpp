@@ -8,11 +8,12 @@
 
 namespace cascade::data {
 
-Progress::Progress(std::string unit, int total)
+Progress::Progress(std::string unit, int total, ProgressListener listener)
     : unit_(std::move(unit)),
       total_(total),
       start_(std::chrono::steady_clock::now()),
-      terminal_(::isatty(STDERR_FILENO) != 0) {}
+      terminal_(!listener && ::isatty(STDERR_FILENO) != 0),
+      listener_(std::move(listener)) {}
 
 Progress::~Progress() {
     if (drawn_) std::cerr << "\n";
@@ -25,10 +26,12 @@ double Progress::elapsed() const {
 void Progress::update(int done) {
     if (first_done_ < 0) first_done_ = done - 1;  // a resumed run starts counting at its first new unit
     done_ = done;
+    if (listener_) listener_(done_, total_, "");
     draw();
 }
 
 void Progress::log(const std::string& line) {
+    if (listener_) return listener_(done_, total_, line);
     clear();
     std::cout << line << std::endl;
     draw();

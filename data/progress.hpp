@@ -1,16 +1,20 @@
 // Progress of a long run: a bar with the fraction done and the estimated time left, redrawn in place on
 // stderr when stderr is a terminal (and silent otherwise, so logs stay clean), and log lines on stdout that
-// the bar makes way for.
+// the bar makes way for. With a listener (the Python module's progress callback), every log line and update goes
+// to it instead, with the units done and the total (line empty for an update), and nothing is printed.
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <string>
 
 namespace cascade::data {
 
+using ProgressListener = std::function<void(int done, int total, const std::string& line)>;
+
 class Progress {
 public:
-    Progress(std::string unit, int total);
+    Progress(std::string unit, int total, ProgressListener listener = {});
     ~Progress();
 
     // `done` of `total` units finished; the ETA extrapolates the time per unit since construction (units done
@@ -32,6 +36,7 @@ private:
     std::chrono::steady_clock::time_point start_;
     bool terminal_;
     bool drawn_ = false;
+    ProgressListener listener_;
 };
 
 }  // namespace cascade::data

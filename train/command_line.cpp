@@ -73,7 +73,7 @@ void check_training_outputs(const std::string& output, const std::string& checkp
         throw cli::UsageError("--checkpoint", "'" + checkpoint + "' is the --output file; it would be overwritten");
 }
 
-bool parse_command_line(int argc, char** argv, const po::options_description& options, const std::string& usage,
+bool parse_command_line(int argc, const char* const* argv, const po::options_description& options, const std::string& usage,
                         po::variables_map& vm) {
     po::command_line_parser parser(argc, argv);
     parser.options(options);

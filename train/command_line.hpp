@@ -28,7 +28,7 @@ void check_training_outputs(const std::string& output, const std::string& checkp
 
 // Parses argv into `vm` (argv[0] is the command's name) under the tools' error contract (cli::UsageError for
 // a bad option or value). Returns false after printing `usage` and `options` for --help.
-bool parse_command_line(int argc, char** argv, const boost::program_options::options_description& options,
+bool parse_command_line(int argc, const char* const* argv, const boost::program_options::options_description& options,
                         const std::string& usage, boost::program_options::variables_map& vm);
 
 }  // namespace cascade::train

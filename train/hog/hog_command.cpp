@@ -159,8 +159,8 @@ void report_evaluation(const Evaluation& e, const Settings& s, data::Progress& p
                                   : "  miss rate at 1e-4 FPPW: " + cli::percent_text(miss, 2));
 }
 
-int run(const Settings& s) {
-    data::Progress progress(kProgressUnit, kProgressUnits);
+void train_and_report(const Settings& s, const data::ProgressListener& listener) {
+    data::Progress progress(kProgressUnit, kProgressUnits, listener);
     const Size window = s.cascade.window;
     const HogData data =
         find_hog_data(s.positive_dirs, s.negative_dirs, window, s.holdout, s.cascade.stage.seed, s.threads, s.group_by);
@@ -188,7 +188,7 @@ int run(const Settings& s) {
         const auto* hog = std::get_if<HogCascade>(&model.cascade);
         if (!hog) throw InputError(s.evaluate, "is not a HoG cascade");
         if (!evaluate_held_out(*hog)) throw InputError("--holdout", "leaves no held-out positives or negative images to evaluate on");
-        return 0;
+        return;
     }
 
     std::vector<data::PositiveSource> fitting, calibrating;
@@ -222,12 +222,11 @@ int run(const Settings& s) {
                  std::to_string(outcome.cascade.weaks.size()) + " learners (per stage: " + per_stage + "); stopped: " +
                  outcome.stop_reason + "; training time " + cli::duration_text(outcome.seconds));
     evaluate_held_out(outcome.cascade);
-    return 0;
 }
 
 }  // namespace
 
-int command(int argc, char** argv) {
+bool run(int argc, const char* const* argv, const data::ProgressListener& listener) {
     Settings s;
     auto& c = s.cascade;
     po::options_description options("Options");
@@ -275,11 +274,17 @@ int command(int argc, char** argv) {
         ("checkpoint", po::value(&s.checkpoint), "folder for a checkpoint after every stage")
         ("resume", po::bool_switch(&s.resume), "continue from --checkpoint");
     // clang-format on
+    po::variables_map vm;
+    if (!parse_command_line(argc, argv, options, kUsage, vm)) return false;
+    check(s);
+    train_and_report(s, listener);
+    return true;
+}
+
+int command(int argc, char** argv) {
     return cli::run_tool("cascade-train hog", [&] {
-        po::variables_map vm;
-        if (!parse_command_line(argc, argv, options, kUsage, vm)) return 0;
-        check(s);
-        return run(s);
+        run(argc, argv, {});
+        return 0;
     });
 }
 

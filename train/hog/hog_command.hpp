@@ -3,8 +3,14 @@
 // status: 0 done, 1 bad input (one line naming the file or option), 2 bad usage.
 #pragma once
 
+#include "data/progress.hpp"
+
 namespace cascade::train::hog {
 
 int command(int argc, char** argv);
+
+// The command's work without the tools' error contract (the Python module's train_hog): throws cli::UsageError
+// and InputError as they come; the log lines go to `listener` when it is set. Returns false after --help.
+bool run(int argc, const char* const* argv, const data::ProgressListener& listener);
 
 }  // namespace cascade::train::hog

@@ -145,9 +145,9 @@ po::options_description run_options(LbpCommand& c) {
 }
 
 // Trains, writes the model, and measures it on the held-out data when there is some.
-void train_and_report(const LbpCommand& c) {
+void train_and_report(const LbpCommand& c, const data::ProgressListener& listener) {
     const LbpTrainConfig& config = c.config;
-    data::Progress progress("weak learners", config.weak_learners);
+    data::Progress progress("weak learners", config.weak_learners, listener);
     const data::Dataset dataset = data::load_dataset(c.spec);
     progress.log("data: " + std::to_string(dataset.positives.size()) + " training positives, " +
                  std::to_string(dataset.negatives.size()) + " negative images; held out " +
@@ -188,27 +188,32 @@ void train_and_report(const LbpCommand& c) {
 
 }  // namespace
 
+bool run(int argc, const char* const* argv, const data::ProgressListener& listener) {
+    LbpCommand c;
+    po::options_description options("", kLineLength, kLineLength / 2);
+    options.add(dataset_options(c.spec, c.window, kLineLength)).add(learning_options(c.config)).add(run_options(c));
+    po::variables_map vm;
+    if (!parse_command_line(argc, argv, options, kUsage, vm)) return false;
+    c.config.window = c.spec.crop.window = cli::parse_size("--window", c.window);
+    c.config.checkpoint = c.checkpoint == "none" ? "" : c.checkpoint.empty() ? c.output + ".checkpoint" : c.checkpoint;
+    c.spec.seed = c.config.seed;
+    c.spec.threads = c.config.threads;
+    validate(c.config);
+    check_dataset_options(c.spec);
+    cli::check_threads("--threads", c.config.threads);
+    std::vector<std::string> inputs = c.spec.positives;
+    inputs.insert(inputs.end(), c.spec.negatives.begin(), c.spec.negatives.end());
+    check_training_outputs(c.output, c.config.checkpoint, inputs);
+    cli::check_writable_path("--checkpoint", c.config.checkpoint);
+    cli::check_scale_factor("--eval-scale-factor", c.eval_scale_factor);
+    if (c.eval_stride < 1) throw cli::UsageError("--eval-stride", "must be at least 1");
+    train_and_report(c, listener);
+    return true;
+}
+
 int command(int argc, char** argv) {
     return cli::run_tool("cascade-train lbp", [&] {
-        LbpCommand c;
-        po::options_description options("", kLineLength, kLineLength / 2);
-        options.add(dataset_options(c.spec, c.window, kLineLength)).add(learning_options(c.config)).add(run_options(c));
-        po::variables_map vm;
-        if (!parse_command_line(argc, argv, options, kUsage, vm)) return 0;
-        c.config.window = c.spec.crop.window = cli::parse_size("--window", c.window);
-        c.config.checkpoint = c.checkpoint == "none" ? "" : c.checkpoint.empty() ? c.output + ".checkpoint" : c.checkpoint;
-        c.spec.seed = c.config.seed;
-        c.spec.threads = c.config.threads;
-        validate(c.config);
-        check_dataset_options(c.spec);
-        cli::check_threads("--threads", c.config.threads);
-        std::vector<std::string> inputs = c.spec.positives;
-        inputs.insert(inputs.end(), c.spec.negatives.begin(), c.spec.negatives.end());
-        check_training_outputs(c.output, c.config.checkpoint, inputs);
-        cli::check_writable_path("--checkpoint", c.config.checkpoint);
-        cli::check_scale_factor("--eval-scale-factor", c.eval_scale_factor);
-        if (c.eval_stride < 1) throw cli::UsageError("--eval-stride", "must be at least 1");
-        train_and_report(c);
+        run(argc, argv, {});
         return 0;
     });
 }
