@@ -7,8 +7,8 @@
             Ray is not packaged by Debian 12, so there is no Ray example)
 
 Usage (from the project root, after a build):
-  PYTHONPATH=build/python python3 python/examples/detect_folder.py FOLDER [--model FILE] [--workers N]
-      [--ways serial,threads,dask] [--json out.json]
+  PYTHONPATH=build/python python3 python/examples/detect_folder.py FOLDER [--model FILE] [--stride N]
+      [--scale-factor F] [--workers N] [--ways serial,threads,dask] [--json out.json]
 Each way's detections are checked to be the same as serial's; --json writes them (file: [[x, y, w, h, score]]).
 """
 import argparse
@@ -51,6 +51,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("folder", type=pathlib.Path)
     parser.add_argument("--model", help="model file (default: the embedded HoG pedestrian model)")
+    parser.add_argument("--stride", help="cascade-detect's --stride (default: auto)")
+    parser.add_argument("--scale-factor", type=float, help="cascade-detect's --scale-factor (default: 1.1)")
     parser.add_argument("--workers", type=int, default=4)
     parser.add_argument("--ways", default="serial,threads,dask")
     parser.add_argument("--json", type=pathlib.Path, help="write the detections here")
@@ -58,11 +60,12 @@ def main():
     paths = sorted(str(p) for p in args.folder.iterdir() if p.suffix.lower() in EXTENSIONS)
     if not paths:
         sys.exit(f"detect_folder: error: {args.folder}: no images")
+    options = {"stride": args.stride, "scale_factor": args.scale_factor}  # None: the default
     reference = None
     for name in args.ways.split(","):
         # serial: each image on every core (the detector's own threads); the pools: each image on one core, the
         # pool's workers running images side by side.
-        detector = ct.Detector(args.model, threads=0 if name == "serial" else 1)
+        detector = ct.Detector(args.model, threads=0 if name == "serial" else 1, **options)
         start = time.perf_counter()
         found = WAYS[name](detector, paths, args.workers)
         seconds = time.perf_counter() - start
