@@ -1,4 +1,5 @@
-// train_lbp() and train_hog(): the trainers' commands (train/lbp/lbp_command.hpp, train/hog/hog_command.hpp)
+// train_lbp(), train_hog() and train_lbp_opencv(): the trainers' commands (train/lbp/lbp_command.hpp,
+// train/hog/hog_command.hpp, train/lbp/stage_command.hpp)
 // with their options as keywords, their log lines to a Python callback, and the model they write returned.
 #include <filesystem>
 #include <unistd.h>
@@ -11,6 +12,7 @@
 #include "python/model.hpp"
 #include "train/hog/hog_command.hpp"
 #include "train/lbp/lbp_command.hpp"
+#include "train/lbp/stage_command.hpp"
 
 namespace py = pybind11;
 namespace fs = std::filesystem;
@@ -51,7 +53,7 @@ data::ProgressListener listener_for(const py::handle& callback) {
     };
 }
 
-SharedModel train(Command command, const char* name, const py::object& pos, const py::object& neg,
+SharedModel train(Command command, const char* name, const char* function, const py::object& pos, const py::object& neg,
                   const py::object& output, const py::object& progress, const py::kwargs& keywords) {
     if (!progress.is_none() && !PyCallable_Check(progress.ptr())) throw py::type_error("progress: is not callable");
     const ScratchFolder scratch;
@@ -72,7 +74,7 @@ SharedModel train(Command command, const char* name, const py::object& pos, cons
             throw cli::UsageError("--help", "is not an option of the Python function");
     }
     Model model = load_model(model_path);
-    model.source = keep ? model_path : std::string("cascade_toolkit.") + "train_" + name;
+    model.source = keep ? model_path : std::string("cascade_toolkit.") + function;
     return std::make_shared<PackedModel>(compile_model(std::move(model)));
 }
 
@@ -93,9 +95,9 @@ void bind_training(py::module_& module) {
     const auto def = [&](const char* function, const char* name, Command command, const std::string& summary) {
         module.def(
             function,
-            [command, name](const py::object& pos, const py::object& neg, const py::object& output,
-                            const py::object& progress, const py::kwargs& keywords) {
-                return train(command, name, pos, neg, output, progress, keywords);
+            [command, name, function](const py::object& pos, const py::object& neg, const py::object& output,
+                                      const py::object& progress, const py::kwargs& keywords) {
+                return train(command, name, function, pos, neg, output, progress, keywords);
             },
             py::arg("pos"), py::arg("neg"), py::kw_only(), py::arg("output") = py::none(),
             py::arg("progress") = py::none(), (summary + kTrainDoc).c_str());
@@ -106,6 +108,10 @@ void bind_training(py::module_& module) {
     def("train_hog", "hog", &train::hog::run,
         "train_hog(pos, neg, *, output=None, progress=None, **options) -> Model\n\n"
         "cascade-train hog: AdaBoost stages of HoG-block linear SVMs.");
+    def("train_lbp_opencv", "lbp-opencv", &train::lbp::stage_run,
+        "train_lbp_opencv(pos, neg, *, output=None, progress=None, **options) -> Model\n\n"
+        "cascade-train lbp-opencv: opencv_traincascade's LBP training; output is OpenCV's cascade XML (and\n"
+        "the project's XML beside it, project_output=).");
 }
 
 }  // namespace cascade::python

@@ -14,7 +14,8 @@ def list_file(path, folder, count):
     source = DATA / folder
     if not source.is_dir():
         pytest.skip(f"SKIP: {source} is absent")
-    path.write_text("".join(f"{p}\n" for p in sorted(source.glob("*.jpg"))[:count]))
+    images = sorted(p for p in source.iterdir() if p.suffix in (".jpg", ".png"))
+    path.write_text("".join(f"{p}\n" for p in images[:count]))
     return str(path)
 
 
@@ -50,6 +51,24 @@ def test_training_returns_the_model_the_cli_writes(small_set, tmp_path, kind, tr
     subprocess.run([tool("cascade-train", "train"), kind, "--pos", pos, "--neg", neg, "--output", str(written),
                     *cli_options(options)], check=True, stdout=subprocess.DEVNULL)
     assert (tmp_path / "python.xml").read_text() == written.read_text()
+
+
+def test_lbp_opencv_training_writes_the_cascade_the_cli_writes(tmp_path):
+    pos = list_file(tmp_path / "faces.txt", "faces/mit_cbcl_19x19", 300)
+    neg = list_file(tmp_path / "neg.txt", "negatives", 12)
+    options = {"pos_margin": 0, "stages": 3, "negatives": 200, "features": 1500, "max_weak_count": 10, "seed": 2,
+               "threads": 2, "checkpoint": "none"}
+    lines = []
+    model = ct.train_lbp_opencv(pos, neg, output=tmp_path / "python.xml", progress=lambda d, t, line: lines.append(line),
+                                **options)
+    assert model.kind == "lbp" and model.window == (24, 24) and model.stages == 3
+    assert any(line and "wrote" in line for line in lines)
+    assert ct.load_model(tmp_path / "python.xml").weak_learners == model.weak_learners
+    written = tmp_path / "cli.xml"
+    subprocess.run([tool("cascade-train", "train"), "lbp-opencv", "--pos", pos, "--neg", neg, "--output", str(written),
+                    *cli_options(options)], check=True, stdout=subprocess.DEVNULL)
+    assert (tmp_path / "python.xml").read_text() == written.read_text()
+    assert (tmp_path / "python.model.xml").read_text() == (tmp_path / "cli.model.xml").read_text()
 
 
 def test_training_errors_and_a_failing_callback(small_set, tmp_path):

@@ -145,8 +145,8 @@ po::options_description run_options(StageCommand& c) {
     return run;
 }
 
-void train_and_write(const StageCommand& c) {
-    data::Progress progress("stages", c.config.stages);
+void train_and_write(const StageCommand& c, const data::ProgressListener& listener) {
+    data::Progress progress("stages", c.config.stages, listener);
     const data::Dataset dataset = data::load_dataset(c.spec);
     progress.log("data: " + std::to_string(dataset.positives.size()) + " training positives, " +
                  std::to_string(dataset.negatives.size()) + " negative images; held out " +
@@ -185,30 +185,35 @@ std::string default_project_output(const std::string& output) {
 
 }  // namespace
 
+bool stage_run(int argc, const char* const* argv, const data::ProgressListener& listener) {
+    StageCommand c;
+    po::options_description options("", kLineLength, kLineLength / 2);
+    options.add(dataset_options(c.spec, c.window, kLineLength, "24x24"))
+        .add(training_options(c))
+        .add(run_options(c));
+    po::variables_map vm;
+    if (!parse_command_line(argc, argv, options, kUsage, vm)) return false;
+    c.config.window = c.spec.crop.window = cli::parse_size("--window", c.window);
+    c.config.boost.type = parse_boost(c.boost);
+    c.config.checkpoint = c.checkpoint == "none" ? "" : c.checkpoint.empty() ? c.output + ".checkpoint" : c.checkpoint;
+    if (c.project_output.empty()) c.project_output = default_project_output(c.output);
+    c.spec.seed = c.config.seed;
+    c.spec.threads = c.config.boost.threads;
+    validate(c.config);
+    check_dataset_options(c.spec);
+    cli::check_threads("--threads", c.config.boost.threads);
+    std::vector<std::string> inputs = c.spec.positives;
+    inputs.insert(inputs.end(), c.spec.negatives.begin(), c.spec.negatives.end());
+    check_training_outputs(c.output, c.config.checkpoint, inputs);
+    check_training_outputs(c.project_output, c.output, inputs);
+    cli::check_writable_path("--checkpoint", c.config.checkpoint);
+    train_and_write(c, listener);
+    return true;
+}
+
 int stage_command(int argc, char** argv) {
     return cli::run_tool("cascade-train lbp-opencv", [&] {
-        StageCommand c;
-        po::options_description options("", kLineLength, kLineLength / 2);
-        options.add(dataset_options(c.spec, c.window, kLineLength, "24x24"))
-            .add(training_options(c))
-            .add(run_options(c));
-        po::variables_map vm;
-        if (!parse_command_line(argc, argv, options, kUsage, vm)) return 0;
-        c.config.window = c.spec.crop.window = cli::parse_size("--window", c.window);
-        c.config.boost.type = parse_boost(c.boost);
-        c.config.checkpoint = c.checkpoint == "none" ? "" : c.checkpoint.empty() ? c.output + ".checkpoint" : c.checkpoint;
-        if (c.project_output.empty()) c.project_output = default_project_output(c.output);
-        c.spec.seed = c.config.seed;
-        c.spec.threads = c.config.boost.threads;
-        validate(c.config);
-        check_dataset_options(c.spec);
-        cli::check_threads("--threads", c.config.boost.threads);
-        std::vector<std::string> inputs = c.spec.positives;
-        inputs.insert(inputs.end(), c.spec.negatives.begin(), c.spec.negatives.end());
-        check_training_outputs(c.output, c.config.checkpoint, inputs);
-        check_training_outputs(c.project_output, c.output, inputs);
-        cli::check_writable_path("--checkpoint", c.config.checkpoint);
-        train_and_write(c);
+        stage_run(argc, argv, {});
         return 0;
     });
 }

@@ -2,8 +2,15 @@
 // OpenCV's cascade XML and the project's XML.
 #pragma once
 
+#include "data/progress.hpp"
+
 namespace cascade::train::lbp {
 
 int stage_command(int argc, char** argv);
+
+// The command's work without the tools' error contract (the Python module's train_lbp_opencv): throws
+// cli::UsageError and InputError as they come; the log lines go to `listener` when it is set. Returns false after
+// --help.
+bool stage_run(int argc, const char* const* argv, const data::ProgressListener& listener);
 
 }  // namespace cascade::train::lbp
