@@ -125,29 +125,50 @@ void add_stage(const StageResult& stage, TrainingOutcome& outcome) {
     outcome.stages.push_back({static_cast<int>(stage.weaks.size()), stage.hit_rate, stage.false_alarm});
 }
 
-// The final linear-SVM stage (final_svm.hpp) on negatives mined with the boosted stages; false when the
-// negative images yield too few.
+// The boosted stages and, when there is one, the final SVM with its threshold at its margin: what a
+// bootstrapping round mines with.
+HogCascade with_margin_stage(const HogCascade& boosted, const FinalSvm* svm) {
+    HogCascade cascade = boosted;
+    if (!svm) return cascade;
+    cascade.stages.push_back({static_cast<int>(cascade.weaks.size()), static_cast<int>(svm->stage.weaks.size()), svm->margin});
+    cascade.weaks.insert(cascade.weaks.end(), svm->stage.weaks.begin(), svm->stage.weaks.end());
+    return cascade;
+}
+
+// The final linear-SVM stage (final_svm.hpp) on negatives mined with the boosted stages, then with each
+// round's SVM at its margin; false when the negative images yield too few in the first round.
 bool add_final_stage(const WindowSet& positives, const std::vector<data::NegativeImage>& negatives,
                      const CascadeOptions& options, TrainingOutcome& outcome, data::Progress& progress) {
     const HogCascade& cascade = outcome.cascade;
-    const int s = static_cast<int>(cascade.stages.size());
+    const int s = static_cast<int>(cascade.stages.size()), threads = options.stage.threads;
+    const bool running = options.policy == SumPolicy::running;
     const std::string name = "final stage (linear SVM)";
-    MiningOptions mining = options.mining;
-    mining.count = options.final_negatives;
-    WindowSet mined(options.window);
-    log_mining(name, s, mine_negatives(cascade, negatives, s, mining, mined, [](int, int) {}), progress);
-    if (mined.size() < options.min_negatives) return false;
-    const Accepted kept = accepted(cascade, positives, options.stage.threads);
+    const Accepted kept = accepted(cascade, positives, threads);
     WindowSet kept_positives = positives;
     kept_positives.keep(kept.indices);
-    const StageResult stage = train_final_svm(kept_positives, mined,
-                                              initial_sums(options.policy, cascade, kept, mined, options),
-                                              options.final_svm);
-    add_stage(stage, outcome);
-    progress.log(name + ": " + std::to_string(stage.weaks.size()) + " blocks" +
-                 format(", slope %.4g, threshold %.4f, hit rate %.4f, false alarm %.4f", stage.weaks.front().slope,
-                        stage.threshold, stage.hit_rate, stage.false_alarm) +
-                 "; positives " + std::to_string(kept_positives.size()) + ", negatives " + std::to_string(mined.size()));
+    FinalSvmProblem problem(options.window, running, options.final_svm);
+    problem.add(kept_positives, kept.scores, 1);
+    MiningOptions mining = options.final_mining;
+    mining.count = options.final_negatives;
+    FinalSvm svm;
+    for (int round = 0; round < options.final_svm.rounds; ++round) {
+        WindowSet mined(options.window);
+        const MiningReport report = mine_negatives(with_margin_stage(cascade, round > 0 ? &svm : nullptr), negatives,
+                                                   s + round, mining, mined, [](int, int) {});
+        log_mining(name + " round " + std::to_string(round + 1), s + (round > 0 ? 1 : 0), report, progress);
+        if (round == 0 && mined.size() < options.min_negatives) return false;
+        if (mined.empty()) break;
+        problem.add(mined, running ? accepted(cascade, mined, threads).scores : std::vector<double>{}, -1);
+        svm = problem.train();
+        const StageResult& stage = svm.stage;
+        progress.log(name + " round " + std::to_string(round + 1) + ": " + std::to_string(stage.weaks.size()) +
+                     " blocks" +
+                     format(", slope %.4g, threshold %.4f, margin %.4f, hit rate %.4f", stage.weaks.front().slope,
+                            stage.threshold, svm.margin, stage.hit_rate) +
+                     format(", false alarm %.4f", stage.false_alarm) + "; positives " +
+                     std::to_string(problem.positives()) + ", negatives " + std::to_string(problem.negatives()));
+    }
+    add_stage(svm.stage, outcome);
     return true;
 }
 

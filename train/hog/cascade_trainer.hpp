@@ -39,9 +39,10 @@ struct CascadeOptions {
     StageOptions stage;
     MiningOptions mining;
     // After the boosted stages, a last stage of one linear SVM over a block grid (final_svm.hpp) on
-    // final_negatives negatives mined with them (0: none).
+    // final_negatives negatives mined with them (0: none), final_mining's count ignored, per bootstrapping round.
     int final_negatives = 0;
     FinalSvmOptions final_svm;
+    MiningOptions final_mining;
     std::string checkpoint_dir;  // empty: no checkpoints
     bool resume = false;
     // Identifies the data and every setting that changes the result; a checkpoint only resumes with the same.

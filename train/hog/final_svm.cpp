@@ -15,32 +15,49 @@ std::vector<Rect> block_grid(Size window, int block, int stride) {
     return grid;
 }
 
-StageResult train_final_svm(const WindowSet& positives, const WindowSet& negatives,
-                            const std::vector<double>& initial_sums, const FinalSvmOptions& options) {
-    const std::vector<Rect> grid = block_grid(positives.window(), options.block, options.stride);
-    const int num_pos = positives.size(), n = num_pos + negatives.size();
-    const bool with_sum = !initial_sums.empty();
-    const int dims = static_cast<int>(grid.size()) * kHogBlockDims + (with_sum ? 1 : 0);
-    std::vector<float> x(static_cast<std::size_t>(n) * static_cast<std::size_t>(dims));
-    std::vector<int> labels(static_cast<std::size_t>(n));
-    parallel_for(
-        n,
-        [&](int i) {
-            const HogIntegralView view = i < num_pos ? positives.view(i) : negatives.view(i - num_pos);
-            float* row = &x[static_cast<std::size_t>(i) * static_cast<std::size_t>(dims)];
-            for (std::size_t b = 0; b < grid.size(); ++b) hog_block_descriptor(view, 0, 0, grid[b], row + b * kHogBlockDims);
-            if (with_sum) row[dims - 1] = static_cast<float>(initial_sums[static_cast<std::size_t>(i)]);
-            labels[static_cast<std::size_t>(i)] = i < num_pos ? 1 : -1;
-        },
-        options.threads);
-    const std::vector<float> w =
-        train_linear_svm(x, dims, labels, std::vector<int>(static_cast<std::size_t>(n), 1), options.svm);
-    const float slope = with_sum && w[static_cast<std::size_t>(dims) - 1] > 0.f ? 1.f / w[static_cast<std::size_t>(dims) - 1] : 1.f;
+std::vector<Rect> block_grids(Size window, const std::vector<BlockGridSpec>& grids) {
+    std::vector<Rect> blocks;
+    for (const BlockGridSpec& g : grids) {
+        const std::vector<Rect> grid = block_grid(window, g.block, g.stride);
+        blocks.insert(blocks.end(), grid.begin(), grid.end());
+    }
+    return blocks;
+}
 
-    StageResult result;
-    for (std::size_t b = 0; b < grid.size(); ++b) {
+FinalSvmProblem::FinalSvmProblem(Size window, bool with_sum, const FinalSvmOptions& options)
+    : grid_(block_grids(window, options.grids)),
+      with_sum_(with_sum),
+      dims_(static_cast<int>(grid_.size()) * kHogBlockDims + (with_sum ? 1 : 0)),
+      options_(options) {}
+
+void FinalSvmProblem::add(const WindowSet& windows, const std::vector<double>& sums, int label) {
+    const std::size_t first = labels_.size(), dims = static_cast<std::size_t>(dims_);
+    labels_.resize(first + static_cast<std::size_t>(windows.size()), label > 0 ? 1 : -1);
+    if (with_sum_) sums_.insert(sums_.end(), sums.begin(), sums.begin() + windows.size());
+    if (label > 0) num_positives_ += windows.size();
+    x_.resize(labels_.size() * dims);
+    parallel_for(
+        windows.size(),
+        [&](int i) {
+            const HogIntegralView view = windows.view(i);
+            float* row = &x_[(first + static_cast<std::size_t>(i)) * dims];
+            for (std::size_t b = 0; b < grid_.size(); ++b) hog_block_descriptor(view, 0, 0, grid_[b], row + b * kHogBlockDims);
+            if (with_sum_) row[dims - 1] = static_cast<float>(sums[static_cast<std::size_t>(i)]);
+        },
+        options_.threads);
+}
+
+FinalSvm FinalSvmProblem::train() const {
+    const std::size_t n = labels_.size(), dims = static_cast<std::size_t>(dims_);
+    const std::vector<float> w = train_linear_svm(x_, dims_, labels_, std::vector<int>(n, 1), options_.svm);
+    const float w0 = with_sum_ ? w[dims - 1] : 0.f;
+    const float slope = w0 > 0.f ? 1.f / w0 : 1.f;
+
+    FinalSvm out;
+    StageResult& result = out.stage;
+    for (std::size_t b = 0; b < grid_.size(); ++b) {
         HogWeak weak;
-        weak.block = grid[b];
+        weak.block = grid_[b];
         std::copy(w.begin() + static_cast<std::ptrdiff_t>(b * kHogBlockDims),
                   w.begin() + static_cast<std::ptrdiff_t>((b + 1) * kHogBlockDims), weak.weights);
         weak.bias = 0.f;
@@ -49,20 +66,28 @@ StageResult train_final_svm(const WindowSet& positives, const WindowSet& negativ
         weak.slope = slope;
         result.weaks.push_back(weak);
     }
-    // The sums as run_stages makes them: the sum so far, then each block's response in order.
-    std::vector<double> sums(static_cast<std::size_t>(n), 0.0);
+    // Decision value f = w . x + w0 s + bias, and the stage's sum s + (w . x) / w0 = (f - bias) / w0; with
+    // slope 1 (no usable w0) the sum is s + w . x, which is f - bias when s enters with weight 1 or not at all.
+    const float bias = w.back();
+    out.margin = w0 > 0.f ? (-1.f - bias) / w0 : -1.f - bias;
+
+    // The sums as run_stages makes them (the sum so far, then each block's response in order), positives first.
+    std::vector<double> sums = with_sum_ ? sums_ : std::vector<double>(n, 0.0);
     parallel_for(
-        n,
+        static_cast<int>(n),
         [&](int i) {
-            const float* row = &x[static_cast<std::size_t>(i) * static_cast<std::size_t>(dims)];
-            double sum = with_sum ? initial_sums[static_cast<std::size_t>(i)] : 0.0;
-            for (std::size_t b = 0; b < grid.size(); ++b)
+            const float* row = &x_[static_cast<std::size_t>(i) * dims];
+            double& sum = sums[static_cast<std::size_t>(i)];
+            for (std::size_t b = 0; b < grid_.size(); ++b)
                 sum += hog_response(result.weaks[b], hog_projection(result.weaks[b], row + b * kHogBlockDims));
-            sums[static_cast<std::size_t>(i)] = sum;
         },
-        options.threads);
-    set_threshold(sums, num_pos, options.min_hit_rate, result);
-    return result;
+        options_.threads);
+    std::vector<double> ordered;  // positives, then negatives
+    for (int label : {1, -1})
+        for (std::size_t i = 0; i < n; ++i)
+            if (labels_[i] == label) ordered.push_back(sums[i]);
+    set_threshold(ordered, num_positives_, options_.min_hit_rate, result);
+    return out;
 }
 
 }  // namespace cascade::train::hog

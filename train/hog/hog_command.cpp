@@ -39,7 +39,8 @@ positives and pass at most --max-false-alarm of the negatives, which are mined a
 negative images (false positives of the cascade so far, at all scales). --bins 0 gives Zhu et al.'s discrete
 learners (+-vote), --bins N real AdaBoost's N response bins over each SVM's projection; --sum running makes
 each stage continue the sum of the stages before (a soft cascade); --final-negatives N ends the cascade with
-one linear SVM over a 16x16 block grid of the whole window, trained on N negatives mined with the stages.
+one linear SVM over a 16x16 block grid of the whole window (--final-grids for others), trained on N negatives
+mined with the stages (--final-rounds R: R rounds of N, each after the first mined with the SVM so far).
 --calibration F sets the boosted stages' thresholds on the crops of a fraction F of the training photos that
 fit no learner, so that each stage keeps of unseen people about what it keeps of them. --jitter N adds N
 shifted and scaled copies of every crop that fits the learners (the margin supplies the pixels moving in).
@@ -68,6 +69,8 @@ struct Settings {
     data::Jitter jitter;
     CascadeOptions cascade;
     std::string sum = "per-stage";
+    double final_mine_scale = 1.1;
+    int final_mine_stride = 8;
     double eval_scale = 1.1;
     int eval_stride = kHogSparseStride;
     int threads = 0;
@@ -75,6 +78,21 @@ struct Settings {
 
 void require(bool ok, const std::string& option, const std::string& problem) {
     if (!ok) throw cli::UsageError("--" + option, problem);
+}
+
+// "B/S[,B/S...]": grids of BxB blocks at stride S, each block even (2x2 cells) and inside the 64x128 window.
+std::vector<BlockGridSpec> parse_grids(const std::string& option, const std::string& text) {
+    std::vector<BlockGridSpec> grids;
+    std::istringstream parts(text + ",");
+    for (std::string part; std::getline(parts, part, ',');) {
+        const auto slash = part.find('/');
+        if (slash == std::string::npos) throw cli::UsageError(option, "'" + part + "' is not BLOCK/STRIDE (e.g. 16/8)");
+        const BlockGridSpec g{cli::parse_int(option, part.substr(0, slash)), cli::parse_int(option, part.substr(slash + 1))};
+        if (g.block < 2 || g.block % 2 != 0 || g.block > 64 || g.stride < 1)
+            throw cli::UsageError(option, "'" + part + "': a block is an even 2..64 pixels, the stride at least 1");
+        grids.push_back(g);
+    }
+    return grids;
 }
 
 void check(const Settings& s) {
@@ -106,6 +124,9 @@ void check(const Settings& s) {
     require(s.cascade.final_svm.svm.c > 0.0, "final-svm-c", "must be positive");
     require(s.cascade.final_svm.min_hit_rate > 0.0 && s.cascade.final_svm.min_hit_rate <= 1.0, "final-min-hit-rate",
             "must be in (0, 1]");
+    require(s.cascade.final_svm.rounds >= 1, "final-rounds", "must be at least 1");
+    cli::check_scale_factor("--final-mine-scale", s.final_mine_scale);
+    require(s.final_mine_stride >= 1, "final-mine-stride", "must be at least 1");
     cli::check_scale_factor("--eval-scale", s.eval_scale);
     require(s.eval_stride >= 1, "eval-stride", "must be at least 1");
     cli::check_threads("--threads", s.threads);
@@ -210,6 +231,9 @@ void train_and_report(const Settings& s, const data::ProgressListener& listener)
     options.policy = s.sum == "running" ? SumPolicy::running : SumPolicy::per_stage;
     options.stage.threads = options.mining.threads = options.final_svm.threads = s.threads;
     options.mining.seed = options.stage.seed;
+    options.final_mining = options.mining;
+    options.final_mining.scale_factor = s.final_mine_scale;
+    options.final_mining.stride = s.final_mine_stride;
     const TrainingOutcome outcome =
         train_cascade(std::move(positives), data.train_negatives, options, progress, std::move(calibration));
     if (outcome.cascade.stages.empty())
@@ -267,6 +291,12 @@ bool run(int argc, const char* const* argv, const data::ProgressListener& listen
         ("final-negatives", po::value(&c.final_negatives)->default_value(0), "negatives mined for a last stage of one linear SVM over a 16x16 block grid (0: none)")
         ("final-svm-c", po::value(&c.final_svm.svm.c)->default_value(0.01), "liblinear's C for the last stage's SVM")
         ("final-min-hit-rate", po::value(&c.final_svm.min_hit_rate)->default_value(0.99), "positives the last stage keeps")
+        ("final-grids", po::value<std::string>()->default_value("16/8")->notifier([&c](const std::string& t) {
+             c.final_svm.grids = parse_grids("--final-grids", t);
+         }), "the last stage's blocks: grids BLOCK/STRIDE, comma-separated (16/8: Dalal and Triggs' 105 blocks)")
+        ("final-rounds", po::value(&c.final_svm.rounds)->default_value(1), "bootstrapping rounds of the last stage: each after the first adds --final-negatives more, mined with its SVM at its margin, and trains it again")
+        ("final-mine-scale", po::value(&s.final_mine_scale)->default_value(1.1), "pyramid scale factor for the last stage's mining")
+        ("final-mine-stride", po::value(&s.final_mine_stride)->default_value(8), "window stride for the last stage's mining")
         ("mine-scale", po::value(&c.mining.scale_factor)->default_value(1.1), "pyramid scale factor for mining")
         ("mine-stride", po::value(&c.mining.stride)->default_value(8), "window stride for mining (random offset per level)")
         ("eval-scale", po::value(&s.eval_scale)->default_value(1.1), "pyramid scale factor of the held-out scan")

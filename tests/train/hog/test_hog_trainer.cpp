@@ -282,7 +282,9 @@ TEST_CASE("bad input gives InputError and a non-zero exit, and writes nothing") 
     // A usage error (exit 2) before any data is read, as cascade-train lbp and every tool report a bad option.
     CHECK(run_cli({"--pos", pos, "--neg", neg, "--output", (tmp.path / "no/such/dir/m.xml").string()}) == 2);
     for (const auto& bad : std::vector<std::vector<std::string>>{
-             {"--svm-c", "inf"}, {"--holdout", "nan"}, {"--threads", "-1"}, {"--threads", "100000"}, {"--seed", "-1"}})
+             {"--svm-c", "inf"}, {"--holdout", "nan"}, {"--threads", "-1"}, {"--threads", "100000"}, {"--seed", "-1"},
+             {"--final-rounds", "0"}, {"--final-mine-scale", "1"}, {"--final-mine-stride", "0"}, {"--final-grids", "16"},
+             {"--final-grids", "15/8"}, {"--final-grids", "16/8,"}, {"--final-grids", "16/0"}})
         CHECK(run_cli({"--pos", pos, "--neg", neg, "--output", out, bad[0], bad[1]}) == 2);
     CHECK(run_cli({"--neg", neg, "--output", out}) == 2);  // no --pos
     CHECK(run_cli({"--pos", pos, "--neg", neg, "--output", out, "--checkpoint", out}) == 2);
@@ -293,7 +295,7 @@ TEST_CASE("bad input gives InputError and a non-zero exit, and writes nothing") 
     CHECK(!fs::exists(out));
 }
 
-TEST_CASE("real AdaBoost over a running sum with a final SVM stage: a soft cascade the detector evaluates as trained") {
+TEST_CASE("real AdaBoost over a running sum with a final SVM stage (two grids, two rounds): a soft cascade the detector evaluates as trained") {
     const auto data = subset(300, 150, 60, 25);
     if (!data) return;
     data::Progress progress(kProgressUnit, kProgressUnits);
@@ -305,6 +307,8 @@ TEST_CASE("real AdaBoost over a running sum with a final SVM stage: a soft casca
     options.stage.min_hit_rate = 0.995;
     options.final_negatives = 300;
     options.final_svm.min_hit_rate = 0.98;
+    options.final_svm.rounds = 2;  // the second round's negatives mined with the first round's SVM
+    options.final_svm.grids = {{16, 8}, {32, 16}};
     const TrainingOutcome outcome = train_cascade(positives, data->train_neg, options, progress);
     const HogCascade& c = outcome.cascade;
     REQUIRE(c.stages.size() == 4);  // three boosted, then the SVM
@@ -314,11 +318,11 @@ TEST_CASE("real AdaBoost over a running sum with a final SVM stage: a soft casca
         CHECK((c.weaks[i].num_cuts >= 1 && c.weaks[i].num_cuts <= 3));
     }
     const Stage svm = c.stages[3];
-    REQUIRE(svm.count == 105);
+    REQUIRE(svm.count == 105 + 21);
     for (int i = svm.first; i < svm.first + svm.count; ++i) {
         CHECK(c.weaks[i].num_cuts == 0);
         CHECK(c.weaks[i].slope == c.weaks[svm.first].slope);
-        CHECK(c.weaks[i].block.width == 16);
+        CHECK(c.weaks[i].block.width == (i < svm.first + 105 ? 16 : 32));
     }
     CHECK(c.weaks[svm.first].slope > 0.f);
 

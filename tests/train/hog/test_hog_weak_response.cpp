@@ -58,4 +58,10 @@ TEST_CASE("the final stage's grid is Dalal and Triggs' 105 blocks of 16x16 at st
     CHECK(grid[1] == Rect{8, 0, 16, 16});
     CHECK(grid.back() == Rect{48, 112, 16, 16});
     CHECK(block_grid({64, 128}, 32, 16).size() == 21);
+    // Several grids: one after the other, each in reading order.
+    const std::vector<Rect> both = block_grids({64, 128}, {{16, 8}, {32, 16}});
+    REQUIRE(both.size() == 126);
+    CHECK(both[104] == grid.back());
+    CHECK(both[105] == Rect{0, 0, 32, 32});
+    CHECK(both.back() == Rect{32, 96, 32, 32});
 }
