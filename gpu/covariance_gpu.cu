@@ -89,7 +89,7 @@ CovarianceMatcherGpu::CovarianceMatcherGpu(CovarianceLayout layout, const std::v
     CASCADE_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
 }
 
-std::vector<GpuScoreMap> CovarianceMatcherGpu::search(const MatchPlanes& colour, const GrayView& grey,
+std::vector<ScoreMap> CovarianceMatcherGpu::search(const MatchPlanes& colour, const GrayView& grey,
                                                       const std::vector<Size>& windows, int step) {
     width_ = grey.width;
     height_ = grey.height;
@@ -117,7 +117,7 @@ std::vector<GpuScoreMap> CovarianceMatcherGpu::search(const MatchPlanes& colour,
     CASCADE_CUDA_CHECK(cudaGetLastError());
     timer_.end(stream_.get());
 
-    std::vector<GpuScoreMap> maps(windows.size());
+    std::vector<ScoreMap> maps(windows.size());
     std::size_t total = 0;
     for (std::size_t s = 0; s < windows.size(); ++s) {
         maps[s].step = step;
@@ -129,7 +129,7 @@ std::vector<GpuScoreMap> CovarianceMatcherGpu::search(const MatchPlanes& colour,
     const CovarianceIntegralView view{sums_.get(), width_ + 1, layout_};
     std::size_t offset = 0;
     for (std::size_t s = 0; s < windows.size(); ++s) {
-        const GpuScoreMap& m = maps[s];
+        const ScoreMap& m = maps[s];
         const dim3 block(32, 4), grid((m.width + 31) / 32, (m.height + 3) / 4);
         timer_.begin("windows " + std::to_string(windows[s].width) + "x" + std::to_string(windows[s].height),
                      stream_.get());
@@ -140,7 +140,7 @@ std::vector<GpuScoreMap> CovarianceMatcherGpu::search(const MatchPlanes& colour,
         offset += static_cast<std::size_t>(m.width) * m.height;
     }
     offset = 0;
-    for (GpuScoreMap& m : maps) {
+    for (ScoreMap& m : maps) {
         m.scores.resize(static_cast<std::size_t>(m.width) * m.height);
         CASCADE_CUDA_CHECK(cudaMemcpyAsync(m.scores.data(), scores_.get() + offset, m.scores.size() * sizeof(float),
                                            cudaMemcpyDeviceToHost, stream_.get()));

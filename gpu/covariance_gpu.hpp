@@ -27,7 +27,7 @@ public:
 
     // search: requires colour.channels == layout.channels, grey of the same size (the colour plane itself in
     //   grey), every window within the frame with 2 to 2^20 pixels, frames up to 4096x4096. One map per window.
-    std::vector<GpuScoreMap> search(const MatchPlanes& colour, const GrayView& grey, const std::vector<Size>& windows,
+    std::vector<ScoreMap> search(const MatchPlanes& colour, const GrayView& grey, const std::vector<Size>& windows,
                                     int step);
 
     // The integral images of the last search (host copy), as common/covariance_integrals.hpp lays them out.

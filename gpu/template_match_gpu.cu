@@ -85,7 +85,7 @@ __global__ void __launch_bounds__(kBlockW * kBlockH)
     }
 }
 
-__global__ void exact_kernel(MatchPlanes image, MatchPlanes templ, int out_w, int out_h, GpuPosition* hits,
+__global__ void exact_kernel(MatchPlanes image, MatchPlanes templ, int out_w, int out_h, MatchPosition* hits,
                              unsigned int* count) {
     const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
     if (x >= out_w || y >= out_h || !window_equals(image, templ, x, y)) return;
@@ -163,10 +163,10 @@ void TemplateMatcherGpu::launch_scores() {
     else launch_channels<3>(l, sums);
 }
 
-GpuScoreMap TemplateMatcherGpu::score_map(const MatchPlanes& image) {
+ScoreMap TemplateMatcherGpu::score_map(const MatchPlanes& image) {
     upload(image);
     launch_scores();
-    GpuScoreMap map;
+    ScoreMap map;
     map.width = image_w_ - templ_w_ + 1;
     map.height = image_h_ - templ_h_ + 1;
     map.scores.resize(static_cast<std::size_t>(map.width) * map.height);
@@ -185,7 +185,7 @@ float TemplateMatcherGpu::rerun(int repeats) {
     return stop.since(start) / static_cast<float>(std::max(repeats, 1));
 }
 
-std::vector<GpuPosition> TemplateMatcherGpu::exact_matches(const MatchPlanes& image) {
+std::vector<MatchPosition> TemplateMatcherGpu::exact_matches(const MatchPlanes& image) {
     upload(image);
     const int out_w = image_w_ - templ_w_ + 1, out_h = image_h_ - templ_h_ + 1;
     hits_.resize(static_cast<std::size_t>(out_w) * out_h);
@@ -199,10 +199,10 @@ std::vector<GpuPosition> TemplateMatcherGpu::exact_matches(const MatchPlanes& im
     CASCADE_CUDA_CHECK(
         cudaMemcpyAsync(&count, hit_count_.get(), sizeof count, cudaMemcpyDeviceToHost, stream_.get()));
     CASCADE_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
-    std::vector<GpuPosition> hits(count);
-    CASCADE_CUDA_CHECK(cudaMemcpy(hits.data(), hits_.get(), count * sizeof(GpuPosition), cudaMemcpyDeviceToHost));
+    std::vector<MatchPosition> hits(count);
+    CASCADE_CUDA_CHECK(cudaMemcpy(hits.data(), hits_.get(), count * sizeof(MatchPosition), cudaMemcpyDeviceToHost));
     std::sort(hits.begin(), hits.end(),
-              [](GpuPosition a, GpuPosition b) { return a.y != b.y ? a.y < b.y : a.x < b.x; });
+              [](MatchPosition a, MatchPosition b) { return a.y != b.y ? a.y < b.y : a.x < b.x; });
     return hits;
 }
 

@@ -12,20 +12,11 @@
 #include <cstdint>
 #include <vector>
 
+#include "common/score_map.hpp"
 #include "common/template_score.hpp"
 #include "gpu/device_buffer.hpp"
 
 namespace cascade::gpu {
-
-struct GpuScoreMap {
-    int width = 0, height = 0;
-    int step = 1;               // image pixels between neighbouring positions
-    std::vector<float> scores;  // row-major
-};
-
-struct GpuPosition {
-    int x = 0, y = 0;
-};
 
 class TemplateMatcherGpu {
 public:
@@ -36,8 +27,8 @@ public:
 
     // The image (host memory) is uploaded and matched; it must have the template's channels and be at least
     // as large. score_map leaves the image on the device for rerun().
-    GpuScoreMap score_map(const MatchPlanes& image);
-    std::vector<GpuPosition> exact_matches(const MatchPlanes& image);  // row-major order
+    ScoreMap score_map(const MatchPlanes& image);
+    std::vector<MatchPosition> exact_matches(const MatchPlanes& image);  // row-major order
 
     // The score-map kernel again on the image of the last score_map, `repeats` times; its mean time in ms.
     float rerun(int repeats);
@@ -57,7 +48,7 @@ private:
     DeviceBuffer<std::uint8_t> templ_;  // channels planes of templ_w_ x templ_h_
     DeviceBuffer<std::uint8_t> image_;  // channels planes of image_w_ x image_h_
     DeviceBuffer<float> scores_;
-    DeviceBuffer<GpuPosition> hits_;
+    DeviceBuffer<MatchPosition> hits_;
     DeviceBuffer<unsigned int> hit_count_;
 };
 

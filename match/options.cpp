@@ -40,7 +40,7 @@ Examples:
 )";
 
 struct Raw {
-    std::string template_path, method, top, threshold, nms_iou, scales, threads, features, step;
+    std::string template_path, method, top, threshold, nms_iou, scales, threads, features, step, backend;
     detect::RunOptionTexts run;
 };
 
@@ -71,6 +71,9 @@ po::options_description visible_options(Raw& raw) {
          "template sizes searched, as factors of its own, each 0.05..20 (resized with area averaging below 1, "
          "bilinear above); compare scores across sizes only with the normalised modes (default: 1)")
         ("grey", "match in grey even when the template is in colour (default: off)")
+        ("backend", po::value(&raw.backend)->value_name("NAME"),
+         "where the maps are computed: cpu (the reference), or gpu in a build with CUDA (the same maps: integer "
+         "sums equal, distances within 1e-6) (default: cpu)")
         ("threads", po::value(&raw.threads)->value_name("N"), "worker threads, 0 for all cores (default: 0)");
     add_run_options(options, raw.run, "matches", "the template");
     return options;
@@ -148,6 +151,11 @@ void apply_matching(const Raw& raw, const po::variables_map& vm, Options& o) {
     if (vm.count("scales")) o.scales = parse_scales(raw.scales);
     apply_covariance(raw, vm, o);
     o.grey = vm.count("grey") > 0;
+    if (vm.count("backend")) {
+        if (raw.backend != "cpu" && raw.backend != "gpu")
+            throw UsageError("--backend", "unknown backend '" + raw.backend + "' (choose cpu or gpu)");
+        o.backend = raw.backend;
+    }
     if (vm.count("threads")) {
         o.threads = parse_int("--threads", raw.threads);
         cli::check_threads("--threads", o.threads);

@@ -29,6 +29,7 @@ struct Options : detect::RunOptions {
     std::vector<double> scales{1.0};  // template sizes searched, as factors of the template's
     bool grey = false;                // match in grey even when the template is in colour
     int threads = 0;                  // 0: all cores
+    std::string backend = "cpu";      // or "gpu" (match/map_source.hpp)
 };
 
 std::optional<Options> parse_options(int argc, const char* const* argv, std::ostream& help_out);

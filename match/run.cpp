@@ -29,7 +29,7 @@ std::string json_parameters(const Options& o) {
 
 void run(const Options& options) {
     detect::FrameTool tool;
-    const TemplateSet templates(options);
+    TemplateSet templates(options);
     tool.name = "cascade-match";
     tool.also_reads.push_back(options.template_path);
     tool.smallest = templates.largest();
@@ -37,7 +37,7 @@ void run(const Options& options) {
                    {"method", cli::json_quoted(method_name(options))},
                    {"template_size", detect::json_size(templates.size())},
                    {"channels", std::to_string(templates.channels())},
-                   {"backend", "\"cpu\""},
+                   {"backend", cli::json_quoted(options.backend)},
                    {"parameters", json_parameters(options)}};
     detect::run_frames(options, tool, [&](const detect::Frame& frame) {
         if (options.covariance && (frame.gray.cols > 4096 || frame.gray.rows > 4096))

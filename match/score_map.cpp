@@ -51,14 +51,14 @@ ScoreMap score_map(const MatchPlanes& image, const MatchPlanes& templ, MatchMeth
     return map;
 }
 
-std::vector<Position> exact_matches(const MatchPlanes& image, const MatchPlanes& templ, int threads) {
+std::vector<MatchPosition> exact_matches(const MatchPlanes& image, const MatchPlanes& templ, int threads) {
     const int width = image.width() - templ.width() + 1, height = image.height() - templ.height() + 1;
-    std::vector<std::vector<Position>> rows(static_cast<std::size_t>(height));
+    std::vector<std::vector<MatchPosition>> rows(static_cast<std::size_t>(height));
     parallel_for(height, [&](int y) {
         for (int x = 0; x < width; ++x)
             if (window_equals(image, templ, x, y)) rows[static_cast<std::size_t>(y)].push_back({x, y});
     }, threads);
-    std::vector<Position> all;
+    std::vector<MatchPosition> all;
     for (const auto& row : rows) all.insert(all.end(), row.begin(), row.end());
     return all;
 }

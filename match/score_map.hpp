@@ -9,23 +9,10 @@
 #include <vector>
 
 #include "common/geometry.hpp"
+#include "common/score_map.hpp"
 #include "common/template_score.hpp"
 
 namespace cascade::match {
-
-struct ScoreMap {
-    int width = 0;   // positions across: image width - template width + 1 (at step 1)
-    int height = 0;  // positions down
-    int step = 1;    // image pixels between neighbouring positions
-    std::vector<float> scores;  // row-major
-
-    float at(int x, int y) const { return scores[static_cast<std::size_t>(y) * width + x]; }
-};
-
-struct Position {
-    int x = 0;
-    int y = 0;
-};
 
 // score_map: requires image and templ with the same channels (1 or 3) and templ no larger than image.
 //   ensures: a map of (W - w + 1) x (H - h + 1) scores, OpenCV's TM_* definitions; computed on `threads`
@@ -34,6 +21,6 @@ ScoreMap score_map(const MatchPlanes& image, const MatchPlanes& templ, MatchMeth
 
 // exact_matches: every top-left position where the window equals the template in every pixel and channel,
 //   in row-major order; each position stops at its first differing pixel. Requires as score_map.
-std::vector<Position> exact_matches(const MatchPlanes& image, const MatchPlanes& templ, int threads = 0);
+std::vector<MatchPosition> exact_matches(const MatchPlanes& image, const MatchPlanes& templ, int threads = 0);
 
 }  // namespace cascade::match

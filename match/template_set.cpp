@@ -47,7 +47,7 @@ TemplateSet::TemplateSet(const Options& options) : options_(options) {
     size_ = {original.cols, original.rows};
     if (options.covariance) {
         if (original.total() < 2) throw InputError(options.template_path, "region covariance needs 2 pixels or more");
-        target_ = covariance_of(original, options);
+        planes_.target = covariance_of(original, options);
     }
     for (const double scale : options.scales) {
         const cv::Size size(static_cast<int>(std::lround(original.cols * scale)),
@@ -63,6 +63,9 @@ TemplateSet::TemplateSet(const Options& options) : options_(options) {
             cv::resize(original, resized, size, 0, 0, scale < 1 ? cv::INTER_AREA : cv::INTER_LINEAR);
         templates_.push_back(resized);
     }
+    split_.resize(templates_.size());
+    for (std::size_t i = 0; i < templates_.size(); ++i) planes_.sizes.push_back(match_planes(templates_[i], split_[i]));
+    source_ = options.backend == "gpu" ? make_gpu_source(options, planes_) : make_cpu_source(options, planes_);
 }
 
 
@@ -72,36 +75,25 @@ Size TemplateSet::largest() const {
     return out;
 }
 
-std::vector<Detection> TemplateSet::find(const cv::Mat& image, const cv::Mat& grey) const {
-    std::vector<cv::Mat> image_split, templ_split;
+std::vector<Detection> TemplateSet::find(const cv::Mat& image, const cv::Mat& grey) {
+    std::vector<cv::Mat> image_split;
     const MatchPlanes image_planes = match_planes(image, image_split);
-    const PeakRules rules{options_.top, options_.threshold, options_.nms_iou};
     std::vector<Detection> found;
-    CovarianceIntegrals integrals;
-    if (options_.covariance)
-        build_covariance_integrals(image_planes, grey_view(grey), layout_of(options_, channels()), integrals);
-    for (const cv::Mat& t : templates_) {
-        if (options_.covariance) {
-            const ScoreMap map = covariance_map(integrals, {t.cols, t.rows}, target_, *options_.covariance,
-                                                options_.step, options_.threads);
-            const std::vector<Detection> peaks = find_peaks(map, {t.cols, t.rows}, options_.method, rules);
-            found.insert(found.end(), peaks.begin(), peaks.end());
-            continue;
-        }
-        const MatchPlanes templ = match_planes(t, templ_split);
-        if (options_.exact) {
-            for (const Position& p : exact_matches(image_planes, templ, options_.threads))
-                found.push_back({{p.x, p.y, t.cols, t.rows}, 0.f});
-            continue;
-        }
-        const ScoreMap map = score_map(image_planes, templ, options_.method, options_.threads);
-        const std::vector<Detection> peaks = find_peaks(map, {t.cols, t.rows}, options_.method, rules);
-        found.insert(found.end(), peaks.begin(), peaks.end());
-    }
     if (options_.exact) {
+        const auto positions = source_->exact(image_planes);
+        for (std::size_t i = 0; i < templates_.size(); ++i)
+            for (const MatchPosition& p : positions[i])
+                found.push_back({{p.x, p.y, templates_[i].cols, templates_[i].rows}, 0.f});
         if (options_.top > 0 && static_cast<int>(found.size()) > options_.top)
             found.resize(static_cast<std::size_t>(options_.top));
         return found;
+    }
+    const PeakRules rules{options_.top, options_.threshold, options_.nms_iou};
+    const std::vector<ScoreMap> maps = source_->maps(image_planes, grey_view(grey));
+    for (std::size_t i = 0; i < templates_.size(); ++i) {
+        const Size size{templates_[i].cols, templates_[i].rows};
+        const std::vector<Detection> peaks = find_peaks(maps[i], size, options_.method, rules);
+        found.insert(found.end(), peaks.begin(), peaks.end());
     }
     return templates_.size() == 1 ? found : merge_peaks(std::move(found), options_.method, rules);
 }

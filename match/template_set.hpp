@@ -1,15 +1,17 @@
 // The template of a cascade-match run at every --scales size, and how it is found in one frame: a score map per
-// size (match/score_map.hpp; region covariance: match/covariance_map.hpp, one target covariance, the frame's
-// integral images built once), its peaks, merged over the sizes (match/peaks.hpp); or the exact matches.
+// size from the --backend's map source (match/map_source.hpp: TM_* scores, or region covariance distances to the
+// template's covariance), its peaks, merged over the sizes (match/peaks.hpp); or the exact matches.
 //
 // The template decides grey or colour: a file with one channel is matched in grey, any other in colour (BGR, 8-bit;
 // an alpha channel is dropped), unless --grey. Frames are converted the same way (cv::cvtColor BGR2GRAY).
 #pragma once
 
+#include <memory>
 #include <opencv2/core/mat.hpp>
 #include <vector>
 
 #include "common/detection.hpp"
+#include "match/map_source.hpp"
 #include "match/options.hpp"
 
 namespace cascade::match {
@@ -25,12 +27,14 @@ public:
 
     // The matches in one frame, 8-bit with channels() channels (BGR or grey), by the run's method and peak rules;
     // `grey` is the frame in grey (region covariance's derivatives).
-    std::vector<Detection> find(const cv::Mat& image, const cv::Mat& grey) const;
+    std::vector<Detection> find(const cv::Mat& image, const cv::Mat& grey);
 
 private:
     std::vector<cv::Mat> templates_;  // one per scale, in --scales order
+    std::vector<std::vector<cv::Mat>> split_;  // their planes
+    TemplatePlanes planes_;           // views of split_, and the covariance target
     Size size_;
-    std::vector<double> target_;  // region covariance: the template's covariance
+    std::unique_ptr<MapSource> source_;
     const Options& options_;
 };
 

@@ -124,7 +124,7 @@ MetricRow time_metric(const CovarianceBenchOptions& o, const std::vector<BenchFr
         const auto cpu_start = std::chrono::steady_clock::now();
         CovarianceIntegrals integrals;
         build_covariance_integrals(frame.colour(), view_of(frame.grey), layout, integrals);
-        std::vector<match::ScoreMap> cpu_maps;
+        std::vector<ScoreMap> cpu_maps;
         for (const Size& window : windows)
             cpu_maps.push_back(match::covariance_map(integrals, window, target, metric, o.step, o.threads));
         cpu.push_back(ms_since(cpu_start));

@@ -102,7 +102,7 @@ CardLimits card_limits() {
     return {64.0 * sms * clock_khz * 1e3, 2.0 * memory_khz * 1e3 * bus_bits / 8};
 }
 
-double max_difference(const gpu::GpuScoreMap& gpu, const cv::Mat& cv_map) {
+double max_difference(const ScoreMap& gpu, const cv::Mat& cv_map) {
     double worst = 0;
     for (int y = 0; y < gpu.height; ++y)
         for (int x = 0; x < gpu.width; ++x)
@@ -126,7 +126,7 @@ Row time_row(const MatchBenchOptions& o, const std::vector<std::vector<cv::Mat>>
     cv::merge(templ, templ_merged);
     for (const auto& planes : frames) {
         const auto start = std::chrono::steady_clock::now();
-        const gpu::GpuScoreMap map = matcher.score_map(planes_of(planes));
+        const ScoreMap map = matcher.score_map(planes_of(planes));
         call.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
         kernel.push_back(matcher.rerun(o.repeats));
         if (!o.opencv) continue;

@@ -146,6 +146,40 @@ TEST_CASE("cascade-match --method cov-forstner / cov-jbld finds a window cut fro
         }
 }
 
+TEST_CASE("cascade-match --backend gpu gives the CPU's matches, or says why it cannot run") {
+    TempDir dir;
+    if (!write_scene(dir, cv::IMREAD_COLOR)) return;
+    for (const std::vector<std::string>& method :
+         {std::vector<std::string>{"--method", "ccoeff_normed", "--threshold", "0.5", "--top", "0"},
+          std::vector<std::string>{"--method", "exact"}, std::vector<std::string>{"--method", "cov-jbld"}}) {
+        std::vector<std::string> args{"--template", dir / "template.png", "-q", dir / "scene.png"};
+        args.insert(args.end(), method.begin(), method.end());
+        const ToolResult cpu = match(args);
+        REQUIRE(cpu.code == 0);
+        args.insert(args.end(), {"--backend", "gpu"});
+        const ToolResult gpu = match(args);
+        if (gpu.code != 0) {
+#ifdef CASCADE_MATCH_HAS_GPU
+            check_error(gpu, 1, "cascade-match", "--backend gpu");
+            MESSAGE("SKIP: no CUDA device: --backend gpu refused as it should be");
+#else
+            check_error(gpu, 2, "cascade-match", "--backend");
+#endif
+            return;
+        }
+        // Scores: equal for the integer modes; region covariance distances within 1e-6 (docs/matching.md).
+        const double tolerance = method[1] == "cov-jbld" ? 1e-6 : 0.0;
+        const Json gpu_report = parse_json(gpu.out), cpu_report = parse_json(cpu.out);
+        const auto& g = gpu_report.at("detections").items;
+        const auto& c = cpu_report.at("detections").items;
+        REQUIRE(g.size() == c.size());
+        for (std::size_t i = 0; i < c.size(); ++i) {
+            for (const char* key : {"x", "y", "w", "h"}) CHECK(g[i].at(key).integer() == c[i].at(key).integer());
+            CHECK(g[i].at("score").number == doctest::Approx(c[i].at("score").number).epsilon(tolerance));
+        }
+    }
+}
+
 TEST_CASE("cascade-match: bad options and inputs are one-line errors and leave nothing behind") {
     TempDir dir;
     if (!write_scene(dir, cv::IMREAD_GRAYSCALE)) return;
@@ -160,6 +194,7 @@ TEST_CASE("cascade-match: bad options and inputs are one-line errors and leave n
     check_error(match({"--template", t, "--top", "-1", scene}), 2, "cascade-match", "--top");
     check_error(match({"--template", t, "--nms-iou", "2", scene}), 2, "cascade-match", "--nms-iou");
     check_error(match({"--template", t, "--features", "basic", scene}), 2, "cascade-match", "--features");
+    check_error(match({"--template", t, "--backend", "tpu", scene}), 2, "cascade-match", "--backend");
     check_error(match({"--template", t, "--method", "cov-jbld", "--step", "0", scene}), 2, "cascade-match", "--step");
     check_error(match({"--template", t, "--method", "cov-jbld", "--features", "all", scene}), 2, "cascade-match",
                 "--features");

@@ -1,0 +1,33 @@
+// Where cascade-match's maps come from (--backend): the CPU reference (match/score_map, match/covariance_map)
+// or, in a build with CUDA, the GPU matchers (gpu/template_match_gpu, gpu/covariance_gpu), which give the same
+// maps (tests/gpu/). A source holds the template at every --scales size, in that order.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "common/score_map.hpp"
+#include "common/template_score.hpp"
+#include "match/options.hpp"
+
+namespace cascade::match {
+
+struct TemplatePlanes {
+    std::vector<MatchPlanes> sizes;  // the template at each --scales size (host memory owned by the caller)
+    std::vector<double> target;      // region covariance: the template's covariance
+};
+
+class MapSource {
+public:
+    virtual ~MapSource() = default;
+    // One map per template size: TM_* scores, or region covariance distances (`grey`: the frame in grey).
+    virtual std::vector<ScoreMap> maps(const MatchPlanes& image, const GrayView& grey) = 0;
+    // --method exact: the exact positions of each template size, row-major.
+    virtual std::vector<std::vector<MatchPosition>> exact(const MatchPlanes& image) = 0;
+};
+
+std::unique_ptr<MapSource> make_cpu_source(const Options& options, const TemplatePlanes& templates);
+// Throws InputError ("--backend gpu") without a CUDA device; UsageError in a build without CUDA.
+std::unique_ptr<MapSource> make_gpu_source(const Options& options, const TemplatePlanes& templates);
+
+}  // namespace cascade::match
