@@ -43,7 +43,8 @@ opencv_traincascade's options and theirs here:
   -weightTrimRate       --weight-trim-rate -maxWeakCount      --max-weak-count
   -maxDepth             1 (stumps, as every OpenCV LBP cascade; OpenCV's detector needs no more)
   -precalcValBufSize    not needed: the codes of every feature are computed once per sample
-opencv_createsamples's mirroring and distortions: --mirror, --jitter, --jitter-shift, --jitter-scale.
+opencv_createsamples's mirroring and distortions: --mirror, --jitter, --jitter-shift, --jitter-scale,
+--jitter-rotation.
 
 Example (faces, 24x24):
   cascade-train lbp-opencv --pos ../shared/data/faces/mit_cbcl_19x19 --pos-margin 0 --mirror \

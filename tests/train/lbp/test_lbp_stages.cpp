@@ -9,6 +9,8 @@
 #include <opencv2/objdetect.hpp>
 #include <stdexcept>
 
+#include "cli/usage_error.hpp"
+#include "common/error.hpp"
 #include "common/lbp_cpu_detector.hpp"
 #include "common/model_io.hpp"
 #include "common/opencv_cascade_xml.hpp"
@@ -140,4 +142,39 @@ TEST_CASE("the stage trainer gives the same cascade on 1 and 2 threads, and afte
     CHECK(opencv_cascade_xml(resumed.cascade, {}, "one") == one);
     // A finished run's checkpoint resumes to the same cascade without training.
     CHECK(opencv_cascade_xml(train_lbp_stages(config, subset, quiet).cascade, {}, "one") == one);
+}
+
+TEST_CASE("the stage trainer's bad input and unreachable targets: an error, or a clear stop with the stages so far") {
+    const auto data = cascade::test::shared_data_dir();
+    if (!data) {
+        MESSAGE("SKIP: ../shared/data is absent");
+        return;
+    }
+    LbpTrainingData subset = face_subset(*data);
+    Quiet quiet;
+    StageTrainConfig config = small_config(2);
+    config.boost.max_false_alarm = 0.0;
+    CHECK_THROWS_AS(train_lbp_stages(config, subset, quiet), cli::UsageError);
+
+    // A hit rate of 1: every stage keeps every positive, and stops at --max-weak-count if it must.
+    config = small_config(2);
+    config.stages = 2;
+    config.boost.min_hit_rate = 1.0;
+    config.boost.max_weak_count = 3;
+    const StageTrainingResult all = train_lbp_stages(config, subset, quiet);
+    REQUIRE(all.cascade.stages.size() == 2);
+    for (const Stage& s : all.cascade.stages) CHECK(s.count <= 3);
+
+    // One negative image runs dry: the run stops, says why, and returns the stages it has.
+    subset.negatives.resize(1);
+    config = small_config(2);
+    config.stages = 20;
+    const StageTrainingResult dry = train_lbp_stages(config, subset, quiet);
+    MESSAGE(dry.stopped_because);
+    CHECK(dry.stopped_because.find("scanned every window") != std::string::npos);
+    CHECK(!dry.cascade.stages.empty());
+    CHECK(dry.cascade.stages.size() < 20);
+
+    subset.negatives.clear();
+    CHECK_THROWS_AS(train_lbp_stages(config, subset, quiet), InputError);
 }
