@@ -148,6 +148,12 @@ std::vector<GrayImage> sample_windows(const PositiveSource& s, int index, const 
 
 }  // namespace
 
+GrayImage crop_window(const std::string& path, const CropParams& params) {
+    const GrayImage image = read_gray(path);
+    bool centred = false;
+    return crop_from_crop(as_mat(image), path, params, centred);
+}
+
 void check_jitter(const Jitter& jitter) {
     if (jitter.copies < 0) throw InputError("--jitter", "must be 0 or more copies");
     if (jitter.shift < 0) throw InputError("--jitter-shift", "must be 0 or more pixels");

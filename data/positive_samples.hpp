@@ -81,6 +81,9 @@ struct PositiveSample {
     bool centred = false;  // a crop larger than the window of which only the centre was taken (no margin given)
 };
 
+// The window-sized sample of the crop at `path` (no mirror, no jitter), as load_positives cuts it.
+GrayImage crop_window(const std::string& path, const CropParams& params);
+
 // Decodes and crops every source on all cores: per source the sample, then its jittered copies, each followed by
 // its mirror twin with `mirror`. Throws InputError for an unreadable image, a crop smaller than the window
 // (without margin) or with nothing left inside the margin, or jitter asked of an annotated box.

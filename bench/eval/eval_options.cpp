@@ -202,6 +202,8 @@ std::optional<Command> window_command(const std::vector<std::string>& args, std:
     if (!raw.models.empty()) c.models = models_of(raw);
     if (raw.models.empty() && !raw.labels.empty()) throw UsageError("--label", "labels the --model curves; give a --model");
     c.split = split_of(raw.split);
+    if (c.split.margin && !c.references.empty())
+        throw UsageError("--pos-margin", "the reference detectors take the window centred in each crop");
     c.scan = scan_of(raw, 4, 1.05);
     c.outputs = outputs_of(raw);
     return c;
@@ -304,6 +306,7 @@ std::optional<Command> composite_command(const std::vector<std::string>& args, s
         return std::nullopt;
     CompositeCommand c;
     c.split = split_of(raw.split);
+    if (c.split.margin) throw UsageError("--pos-margin", "is the window protocol's: composite pastes whole crops");
     c.params.seed = c.split.seed;
     c.folder = required_one(raw.output, "--output");
     if (fs::exists(c.folder) && !fs::is_directory(c.folder))

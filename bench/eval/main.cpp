@@ -93,12 +93,14 @@ void run(const WindowCommand& c) {
                                              {"pos_holdout", real_text(c.split.pos_holdout)},
                                              {"neg_holdout", real_text(c.split.neg_holdout)},
                                              {"seed", std::to_string(c.split.seed)},
-                                             {"group_by", data::group_by_name(c.split.group_by)}});
+                                             {"group_by", data::group_by_name(c.split.group_by)},
+                                             {"pos_margin", c.split.margin ? data::margin_text(*c.split.margin)
+                                                                           : std::string("none")}});
         add_scan_settings(c.scan, r);
         result.models.push_back(std::move(r));
     };
     for (std::size_t i = 0; i < models.size(); ++i)
-        measure(cascade_scorer(models[i], c.scan), c.models.labels[i], c.models.files[i]);
+        measure(cascade_scorer(models[i], c.scan, c.split.margin), c.models.labels[i], c.models.files[i]);
     for (const HogReference reference : c.references)
         measure(opencv_hog_scorer(reference, c.scan), reference_label(reference), reference_name(reference));
     write_outputs(result, c.outputs);

@@ -41,7 +41,11 @@ void add_split_options(po::options_description& o, SplitText& text) {
         ("seed", po::value(&text.seed)->value_name("N"), "the training --seed of the split (default: 1)")
         ("group-by", po::value(&text.group_by)->value_name("name|folder"),
          "the training --group-by of the positives' split: name (INRIA's crop001001a..f are one photo) or "
-         "folder (the files of one folder are one person) (default: name)");
+         "folder (the files of one folder are one person) (default: name)")
+        ("pos-margin", po::value(&text.pos_margin)->value_name("N|T,R,B,L"),
+         "window protocol: the object is each crop minus this margin (N pixels on every side, or top,right,"
+         "bottom,left), resized to each model's window as cascade-train --pos-margin does (default: the window "
+         "centred in the crop, unscaled)");
 }
 
 TestSplit split_of(const SplitText& text) {
@@ -64,6 +68,7 @@ TestSplit split_of(const SplitText& text) {
         split.seed = static_cast<std::uint64_t>(seed);
     }
     if (!text.group_by.empty()) split.group_by = data::parse_group_by("--group-by", text.group_by);
+    if (!text.pos_margin.empty()) split.margin = data::parse_margin("--pos-margin", text.pos_margin);
     return split;
 }
 

@@ -1,6 +1,6 @@
 // The options of cascade-eval window and composite that say what to measure on: --pos and --neg, and the
 // part of them that cascade-train held out (--holdout, or --pos-holdout and --neg-holdout apart, --seed,
-// --group-by), as option text bound by add_split_options and checked by split_of.
+// --group-by) and how a crop holds its object (--pos-margin), as option text bound by add_split_options and checked by split_of.
 #pragma once
 
 #include <boost/program_options.hpp>
@@ -13,7 +13,7 @@ namespace cascade::eval {
 
 struct SplitText {
     std::vector<std::string> positives, negatives;
-    std::string holdout, pos_holdout, neg_holdout, seed, group_by;
+    std::string holdout, pos_holdout, neg_holdout, seed, group_by, pos_margin;
 };
 
 void add_split_options(boost::program_options::options_description& options, SplitText& text);

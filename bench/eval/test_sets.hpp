@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,7 @@ struct TestSplit {
     double pos_holdout = 0.0, neg_holdout = 0.0;     // in [0, 1)
     std::uint64_t seed = 1;
     data::GroupBy group_by = data::GroupBy::name;
+    std::optional<data::Margin> margin;  // crops: the object is the crop minus this, resized to the window
 };
 
 // Throws InputError for a missing or empty source, a source of annotated boxes instead of crops, or a split

@@ -6,12 +6,14 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "common/geometry.hpp"
 #include "common/model.hpp"
 #include "common/scan.hpp"
+#include "data/crop_options.hpp"
 
 namespace cascade::eval {
 
@@ -29,7 +31,8 @@ struct WindowScorer {
 };
 
 // A cascade of the project (bench/eval/model_scan.hpp's depth score; work: weak learners evaluated). The
-// model must outlive the scorer. Requires scan.rule.stride > 0.
-WindowScorer cascade_scorer(const Model& model, const ScanParams& scan);
+// model must outlive the scorer. Requires scan.rule.stride > 0. With a `margin`, a positive's window is the crop
+// minus the margin resized to the model's window (data/positive_samples.hpp's crop_window), not its centre.
+WindowScorer cascade_scorer(const Model& model, const ScanParams& scan, const std::optional<data::Margin>& margin);
 
 }  // namespace cascade::eval
