@@ -1,6 +1,7 @@
 // The options of cascade-eval window and composite that say what to measure on: --pos and --neg, and the
 // part of them that cascade-train held out (--holdout, or --pos-holdout and --neg-holdout apart, --seed,
-// --group-by) and how a crop holds its object (--pos-margin), as option text bound by add_split_options and checked by split_of.
+// --group-by) and how a crop holds its object (--pos-margin), as option text bound by add_split_options and
+// checked by split_of.
 #pragma once
 
 #include <boost/program_options.hpp>
