@@ -45,14 +45,25 @@ py::kwargs without_empty_sizes(const py::kwargs& keywords) {
 
 class PyDetector {
 public:
-    PyDetector(const py::object& model, const std::string& backend, const py::kwargs& keywords)
-        : model_(model_of(model)) {
+    // `args`: cascade-detect's options ("--backend", "gpu", "--stride", "4", ...).
+    PyDetector(SharedModel model, std::vector<std::string> args) : model_(std::move(model)), args_(std::move(args)) {
+        const detect::Options options = detect::parse_detector_options(args_);
+        backend_ = options.backend;
+        detector_ = std::make_unique<detect::Detector>(*model_, options);
+    }
+
+    static std::unique_ptr<PyDetector> from_python(const py::object& model, const std::string& backend,
+                                                   const py::kwargs& keywords) {
         std::vector<std::string> args{"--backend", backend};
         for (const std::string& a : option_arguments(without_empty_sizes(keywords), kDetectorOptions, "Detector"))
             args.push_back(a);
-        const detect::Options options = detect::parse_detector_options(args);
-        backend_ = options.backend;
-        detector_ = std::make_unique<detect::Detector>(*model_, options);
+        return std::make_unique<PyDetector>(model_of(model), std::move(args));
+    }
+
+    // Pickled as its model and options, so that process pools (concurrent.futures, Dask, Ray) can ship it.
+    py::tuple state() const { return py::make_tuple(model_, args_); }
+    static std::unique_ptr<PyDetector> from_state(const py::tuple& state) {
+        return std::make_unique<PyDetector>(state[0].cast<SharedModel>(), state[1].cast<std::vector<std::string>>());
     }
 
     py::array_t<double> detect(const py::array& image) {
@@ -97,6 +108,7 @@ private:
     }
 
     SharedModel model_;
+    std::vector<std::string> args_;
     std::string backend_;
     std::unique_ptr<detect::Detector> detector_;
     std::mutex gpu_mutex_;
@@ -120,14 +132,15 @@ A bad option raises ValueError with cascade-detect's message (naming the option 
 model file that cannot be opened OSError, a corrupt one ModelError.
 
 detect() and detect_batch() release the GIL: a pool of threads may share one Detector (CPU: frames run side
-by side; GPU: one at a time).)";
+by side; GPU: one at a time). A Detector pickles (as its model and options), for process pools.)";
 
 }  // namespace
 
 void bind_detector(py::module_& module) {
     py::class_<PyDetector>(module, "Detector", kDetectorDoc)
-        .def(py::init<const py::object&, const std::string&, const py::kwargs&>(), py::arg("model") = py::none(),
-             py::arg("backend") = "cpu")
+        .def(py::init(&PyDetector::from_python), py::arg("model") = py::none(), py::arg("backend") = "cpu")
+        .def(py::pickle([](const PyDetector& d) { return d.state(); },
+                        [](const py::tuple& state) { return PyDetector::from_state(state); }))
         .def("detect", &PyDetector::detect, py::arg("image"),
              "detect(image) -> ndarray\n\n"
              "The detections on one image as an (N, 5) float64 array of (x, y, w, h, score): cascade-detect's\n"

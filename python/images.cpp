@@ -35,7 +35,7 @@ void check_layout(const py::array& a, bool colour) {
 }  // namespace
 
 cv::Mat gray_of(const py::array& image, Size window) {
-    if (!image.dtype().is(py::dtype::of<std::uint8_t>()))
+    if (image.dtype().kind() != 'u' || image.itemsize() != 1)  // by value: an unpickled array has its own dtype object
         throw py::type_error("image: dtype " + std::string(py::str(image.dtype())) +
                              " is not supported (uint8 gray or BGR; convert with image.astype(numpy.uint8))");
     const bool colour = image.ndim() == 3 && image.shape(2) == 3;

@@ -67,6 +67,20 @@ void export_binary(const PackedModel& m, const py::object& path) {
     write_file_atomically(path_of(path), std::string(packed.begin(), packed.end()));
 }
 
+// Pickled as cascade-export's packed bytes (checked again by unpack_model when unpickled) and its source.
+py::tuple packed_state(const PackedModel& m) {
+    const std::vector<std::uint8_t> packed = pack_model(m);
+    return py::make_tuple(py::bytes(reinterpret_cast<const char*>(packed.data()), packed.size()), m.model.source);
+}
+
+SharedModel from_packed_state(const py::tuple& state) {
+    const std::string bytes = state[0].cast<std::string>();
+    PackedModel m = unpack_model(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size(),
+                                 state[1].cast<std::string>());
+    m.model.source = state[1].cast<std::string>();
+    return std::make_shared<PackedModel>(std::move(m));
+}
+
 }  // namespace
 
 void bind_model(py::module_& module) {
@@ -85,7 +99,9 @@ void bind_model(py::module_& module) {
         .def("export", &export_binary, py::arg("path"),
              "Writes the packed binary of cascade-export --binary (what the GPU detectors run; cascade-detect\n"
              "--model and load_model read it). C++ headers: cascade-export --header.")
-        .def("__repr__", &repr);
+        .def("__repr__", &repr)
+        .def(py::pickle([](const PackedModel& m) { return packed_state(m); },
+                        [](const py::tuple& state) { return from_packed_state(state); }));
     module.def("load_model", [](const py::object& path) { return model_of(path); }, py::arg("path"),
                "load_model(path) -> Model\n\n"
                "Reads the project's XML, OpenCV's LBP cascade XML or a packed binary from cascade-export (by its\n"

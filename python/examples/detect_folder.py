@@ -1,22 +1,25 @@
 #!/usr/bin/env python3
-"""Detection over a folder of images with cascade_toolkit, three ways, timed in images per second:
+"""Detection over a folder of images with cascade_toolkit, four ways, timed in images per second:
 
   serial    one Detector, one image after another (each image's pyramid levels already run on every core)
   threads   a concurrent.futures.ThreadPoolExecutor sharing one Detector (detect() releases the GIL)
+  processes a concurrent.futures.ProcessPoolExecutor: the Detector is pickled (its model and options) to the
+            worker processes, which read and detect the images; the arrays come back pickled
   dask      dask.bag over the images with Dask's threaded scheduler (Debian 12 packages python3-dask;
             Ray is not packaged by Debian 12, so there is no Ray example)
 
 Usage (from the project root, after a build):
   PYTHONPATH=build/python python3 python/examples/detect_folder.py FOLDER [--model FILE] [--stride N]
-      [--scale-factor F] [--workers N] [--ways serial,threads,dask] [--json out.json]
+      [--scale-factor F] [--workers N] [--ways serial,threads,processes,dask] [--json out.json]
 Each way's detections are checked to be the same as serial's; --json writes them (file: [[x, y, w, h, score]]).
 """
 import argparse
+import functools
 import json
 import pathlib
 import sys
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 
 import cascade_toolkit as ct
 
@@ -36,6 +39,11 @@ def threads(detector, paths, workers):
         return list(pool.map(lambda p: detect_file(detector, p), paths))
 
 
+def processes(detector, paths, workers):
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        return list(pool.map(functools.partial(detect_file, detector), paths))
+
+
 def dask_bag(detector, paths, workers):
     import dask
     import dask.bag as db
@@ -44,7 +52,7 @@ def dask_bag(detector, paths, workers):
         return bag.map(lambda p: detect_file(detector, p)).compute()
 
 
-WAYS = {"serial": serial, "threads": threads, "dask": dask_bag}
+WAYS = {"serial": serial, "threads": threads, "processes": processes, "dask": dask_bag}
 
 
 def main():
@@ -54,7 +62,7 @@ def main():
     parser.add_argument("--stride", help="cascade-detect's --stride (default: auto)")
     parser.add_argument("--scale-factor", type=float, help="cascade-detect's --scale-factor (default: 1.1)")
     parser.add_argument("--workers", type=int, default=4)
-    parser.add_argument("--ways", default="serial,threads,dask")
+    parser.add_argument("--ways", default="serial,threads,processes,dask")
     parser.add_argument("--json", type=pathlib.Path, help="write the detections here")
     args = parser.parse_args()
     paths = sorted(str(p) for p in args.folder.iterdir() if p.suffix.lower() in EXTENSIONS)
@@ -70,7 +78,7 @@ def main():
         found = WAYS[name](detector, paths, args.workers)
         seconds = time.perf_counter() - start
         boxes = sum(len(d) for d in found)
-        print(f"{name:8s} {len(paths)} images, {boxes} detections, {seconds:.2f} s, "
+        print(f"{name:9s} {len(paths)} images, {boxes} detections, {seconds:.2f} s, "
               f"{len(paths) / seconds:.2f} images/s")
         if reference is None:
             reference = found

@@ -1,7 +1,8 @@
 """Detector.detect on real images equals cascade-detect and the C++ reference detectors' recorded windows."""
 import pathlib
 import re
-from concurrent.futures import ThreadPoolExecutor
+import pickle
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 
 import numpy as np
 import pytest
@@ -81,6 +82,19 @@ def test_a_pool_of_threads_finds_what_one_thread_finds(faces):
         together = list(pool.map(faces.detect, images))
     for a, b in zip(alone, together):
         same_detections(a, b)
+
+
+def test_detectors_and_models_pickle_for_process_pools(faces):
+    images = [ct.imread(need(SAMPLES / name)) for name in ("messi5.jpg", "building.jpg")]
+    copy = pickle.loads(pickle.dumps(faces))
+    assert copy.window == faces.window and copy.model.source == faces.model.source
+    model = pickle.loads(pickle.dumps(faces.model))
+    assert (model.kind, model.stages, model.weak_learners) == ("lbp", faces.model.stages, faces.model.weak_learners)
+    people = ct.Detector(stride=8, minNeighbors=1)
+    with ProcessPoolExecutor(max_workers=2) as pool:
+        for detector in (faces, people):
+            for image, found in zip(images, pool.map(detector.detect, images)):
+                same_detections(found, detector.detect(image))
 
 
 def test_detector_reports_its_model_and_window(faces):

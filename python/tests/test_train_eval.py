@@ -59,8 +59,8 @@ def test_lbp_opencv_training_writes_the_cascade_the_cli_writes(tmp_path):
     options = {"pos_margin": 0, "stages": 3, "negatives": 200, "features": 1500, "max_weak_count": 10, "seed": 2,
                "threads": 2, "checkpoint": "none"}
     lines = []
-    model = ct.train_lbp_opencv(pos, neg, output=tmp_path / "python.xml", progress=lambda d, t, line: lines.append(line),
-                                **options)
+    model = ct.train_lbp_opencv(pos, neg, output=tmp_path / "python.xml",
+                                progress=lambda done, total, line: lines.append(line), **options)
     assert model.kind == "lbp" and model.window == (24, 24) and model.stages == 3
     assert any(line and "wrote" in line for line in lines)
     assert ct.load_model(tmp_path / "python.xml").weak_learners == model.weak_learners
