@@ -63,7 +63,7 @@ py::dict evaluate_window(const py::object& model_argument, const py::object& pos
     {
         py::gil_scoped_release release;
         const eval::TestSet set = eval::find_test_set(c.split);
-        result = eval::window_protocol(eval::cascade_scorer(model->model, c.scan), set, c.scan.threads);
+        result = eval::window_protocol(eval::cascade_scorer(model->model, c.scan, c.split.margin), set, c.scan.threads);
     }
     return result_of(result);
 }
