@@ -56,10 +56,13 @@ CovarianceBenchOptions parse(int argc, char** argv) {
         else if (key == "--threads") o.threads = cli::parse_int(key, value);
         else throw cli::UsageError(key, std::string("unknown option\n") + kUsage);
     }
-    if (o.step < 1 || o.frames < 1 || o.cpu_frames < 1 || o.target < 8)
-        throw cli::UsageError("--step", "--step, --frames, --cpu-frames >= 1 and --target >= 8");
-    if (2 * o.target > std::min(o.resolution.width, o.resolution.height))
-        throw cli::UsageError("--target", "twice the target must fit in the frame");
+    if (o.step < 1) throw cli::UsageError("--step", "must be >= 1");
+    if (o.frames < 1) throw cli::UsageError("--frames", "must be >= 1");
+    if (o.cpu_frames < 1) throw cli::UsageError("--cpu-frames", "must be >= 1");
+    if (o.target < 8 || 2 * o.target > std::min(o.resolution.width, o.resolution.height) || o.target > 512)
+        throw cli::UsageError("--target", "must be 8..512 and fit twice in the frame");
+    if (o.resolution.width > 4096 || o.resolution.height > 4096)
+        throw cli::UsageError("--resolution", "region covariance's exact sums hold for frames up to 4096x4096");
     return o;
 }
 

@@ -76,8 +76,13 @@ MatchBenchOptions parse(int argc, char** argv) {
         } else throw cli::UsageError(key, std::string("unknown option\n") + kUsage);
     }
     for (const int c : o.channels)
-        if (c != 1 && c != 3) throw cli::UsageError("--channels", "1 or 3");
-    if (o.frames < 1 || o.repeats < 1) throw cli::UsageError("--frames", "--frames and --repeats must be >= 1");
+        if (c != 1 && c != 3) throw cli::UsageError("--channels", std::to_string(c) + " is not 1 or 3");
+    for (const int t : o.templates)
+        for (const Size r : o.resolutions)
+            if (t < 1 || t > std::min(r.width, r.height))
+                throw cli::UsageError("--templates", std::to_string(t) + " does not fit the resolutions (1..frame)");
+    if (o.frames < 1) throw cli::UsageError("--frames", "must be >= 1");
+    if (o.repeats < 1) throw cli::UsageError("--repeats", "must be >= 1");
     return o;
 }
 

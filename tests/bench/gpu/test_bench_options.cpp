@@ -40,3 +40,16 @@ TEST_CASE("cascade-bench: values out of range and unknown options are usage erro
     check_usage_error({"--frames"}, "--frames");
     check_usage_error({"--configs", "cuda/shared"}, "--configs");
 }
+
+TEST_CASE("cascade-bench match and covariance: bad values are usage errors naming their option") {
+    check_usage_error({"match", "--channels", "2"}, "--channels");
+    check_usage_error({"match", "--templates", "16,x"}, "--templates");
+    check_usage_error({"match", "--templates", "0"}, "--templates");
+    check_usage_error({"match", "--resolutions", "64x48", "--templates", "128"}, "--templates");
+    check_usage_error({"match", "--repeats", "0"}, "--repeats");
+    check_usage_error({"match", "--no-such-option", "1"}, "--no-such-option");
+    check_usage_error({"covariance", "--step", "0"}, "--step");
+    check_usage_error({"covariance", "--target", "4"}, "--target");
+    check_usage_error({"covariance", "--resolution", "5000x3000"}, "--resolution");
+    check_usage_error({"covariance", "--cpu-frames", "0"}, "--cpu-frames");
+}
