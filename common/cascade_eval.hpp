@@ -5,6 +5,9 @@
 // learner i for one window position; run_stages drives the stages over it.
 #pragma once
 
+#include <type_traits>
+#include <utility>
+
 #include "common/hd.hpp"
 #include "common/lbp_eval.hpp"
 #include "common/model.hpp"
@@ -63,10 +66,33 @@ CASCADE_HD int run_stages(const View& cascade, const Window& window, int begin, 
     return end;
 }
 
+// A window its family refuses before any stage (OpenCV's Haar test of a flat window, haar_eval.hpp): rejected,
+// but not by the first stage, so OpenCV's scan rule does not skip the position after it.
+constexpr int kWindowRefused = -1;
+
+template <class Window, class = void>
+struct CanRefuse : std::false_type {};
+template <class Window>
+struct CanRefuse<Window, std::void_t<decltype(std::declval<const Window&>().refused)>> : std::true_type {};
+
+// True when `window` has a `refused` member that is set (families without one never refuse).
+template <class Window>
+CASCADE_HD bool refused(const Window& window) {
+    if constexpr (CanRefuse<Window>::value)
+        return window.refused;
+    else
+        return false;
+}
+
 // The whole cascade: true when the window passes every stage or one accepts it; `score` gets the last sum.
+// `rejected_at` is the rejecting stage, num_stages when accepted, kWindowRefused when the family refused it.
 template <class View, class Window>
 CASCADE_HD bool accept_window(const View& cascade, const Window& window, int& rejected_at, double& score) {
     score = 0.0;
+    if (refused(window)) {
+        rejected_at = kWindowRefused;
+        return false;
+    }
     rejected_at = run_stages(cascade, window, 0, cascade.num_stages, score);
     return rejected_at == cascade.num_stages;
 }

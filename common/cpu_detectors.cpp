@@ -1,7 +1,8 @@
-// The CPU reference detectors of both families (lbp_cpu_detector.hpp, hog_cpu_detector.hpp): one visitor of
+// The CPU reference detectors of every family (lbp_, hog_ and haar_cpu_detector.hpp): one visitor of
 // scan_pyramid that keeps the windows the cascade accepts and counts what it evaluated.
 #include <algorithm>
 
+#include "common/haar_cpu_detector.hpp"
 #include "common/hog_cpu_detector.hpp"
 #include "common/lbp_cpu_detector.hpp"
 #include "common/scan_pyramid.hpp"
@@ -28,7 +29,10 @@ public:
             if (owner->counting_) {
                 ++counts.windows;
                 counts.weaks += weaks_evaluated(view, rejected_at);
-                ++counts.rejected_at[static_cast<std::size_t>(rejected_at)];
+                if (rejected_at == kWindowRefused)
+                    ++counts.refused;
+                else
+                    ++counts.rejected_at[static_cast<std::size_t>(rejected_at)];
             }
             return rejected_at;
         }
@@ -80,6 +84,11 @@ std::vector<Detection> detect_windows(const LbpCascade& cascade, const GrayView&
 }
 
 std::vector<Detection> detect_windows(const HogCascade& cascade, const GrayView& image, const ScanParams& params,
+                                      ScanStats* stats) {
+    return accepted_windows(cascade, image, params, stats);
+}
+
+std::vector<Detection> detect_windows(const HaarCascade& cascade, const GrayView& image, const ScanParams& params,
                                       ScanStats* stats) {
     return accepted_windows(cascade, image, params, stats);
 }

@@ -2,7 +2,7 @@
 // (pyramid.hpp: levels, resize_exact.hpp: their pixels), the family (this file: planes and window) and the
 // scan (scan.hpp: positions, scan_pyramid.hpp: the loop) are separate parts, as dlib composes its scanner.
 //
-// Contract of a family F (LbpFamily and HogFamily below; a new family is a struct like them plus its window
+// Contract of a family F (LbpFamily, HogFamily and HaarFamily below; a new family is a struct like them plus its window
 // code, and scan_pyramid, the CPU detectors, the miners and the eval tool take it as it is):
 //   F::Cascade, F::View         the model (model.hpp) and its POD view for host and device (view_of(cascade))
 //   F::Planes                   what one pyramid level needs, in host memory; reusable for the next level
@@ -18,6 +18,8 @@
 #pragma once
 
 #include "common/cascade_eval.hpp"
+#include "common/haar_eval.hpp"
+#include "common/haar_integrals.hpp"
 #include "common/hog_eval.hpp"
 #include "common/hog_features.hpp"
 #include "common/image.hpp"
@@ -54,6 +56,20 @@ struct HogFamily {
     static Sampler sampler(const Planes& planes) { return planes.view(); }
 };
 
+// Haar features (OpenCV's Haar cascades): integral, squared and tilted integral images per level.
+struct HaarFamily {
+    using Cascade = HaarCascade;
+    using View = HaarCascadeView;
+    using Planes = HaarIntegrals;
+    using Sampler = HaarIntegralView;
+    template <class S>
+    using Window = HaarWindow<S>;
+    static constexpr bool kAllLevelsAtOnce = false;  // three uint32 planes per pixel
+
+    static void build(const GrayView& pixels, Planes& planes) { compute_haar_integrals(pixels, planes); }
+    static Sampler sampler(const Planes& planes) { return planes.view(); }
+};
+
 template <class Cascade>
 struct FamilyOf;
 template <>
@@ -64,12 +80,17 @@ template <>
 struct FamilyOf<HogCascade> {
     using type = HogFamily;
 };
+template <>
+struct FamilyOf<HaarCascade> {
+    using type = HaarFamily;
+};
 
-// Weak learners evaluated by a window that run_stages ended at stage `rejected_at` (num_stages: accepted):
-// every visited stage evaluates all its weak learners, and the stages cover the weak learners in order.
+// Weak learners evaluated by a window that run_stages ended at stage `rejected_at` (num_stages: accepted;
+// kWindowRefused: none): every visited stage evaluates all its weak learners, and the stages cover the weak
+// learners in order.
 template <class View>
 CASCADE_HD int weaks_evaluated(const View& cascade, int rejected_at) {
-    if (cascade.num_stages == 0) return 0;
+    if (cascade.num_stages == 0 || rejected_at < 0) return 0;
     const Stage last = cascade.stages[rejected_at < cascade.num_stages ? rejected_at : cascade.num_stages - 1];
     return last.first + last.count;
 }

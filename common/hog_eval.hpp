@@ -25,46 +25,11 @@
 
 #include "common/cascade_eval.hpp"
 #include "common/hd.hpp"
+#include "common/exact_math.hpp"
 #include "common/hog_features.hpp"
 #include "common/model.hpp"
 
 namespace cascade {
-
-namespace hog_exact {
-
-CASCADE_HD float add(float a, float b) {
-#if defined(__CUDA_ARCH__)
-    return __fadd_rn(a, b);
-#else
-    return a + b;
-#endif
-}
-
-CASCADE_HD float mul(float a, float b) {
-#if defined(__CUDA_ARCH__)
-    return __fmul_rn(a, b);
-#else
-    return a * b;
-#endif
-}
-
-CASCADE_HD float div(float a, float b) {
-#if defined(__CUDA_ARCH__)
-    return __fdiv_rn(a, b);
-#else
-    return a / b;
-#endif
-}
-
-CASCADE_HD float sqrt(float a) {
-#if defined(__CUDA_ARCH__)
-    return __fsqrt_rn(a);
-#else
-    return std::sqrt(a);
-#endif
-}
-
-}  // namespace hog_exact
 
 // The 36 integer cell sums of `block` in the window whose top-left corner is (wx, wy).
 template <class Sampler>
@@ -86,9 +51,9 @@ CASCADE_HD void hog_block_cells(const Sampler& s, int wx, int wy, Rect block, st
 CASCADE_HD void hog_normalise(const std::uint32_t cells[kHogBlockDims], int area, float v[kHogBlockDims]) {
     std::uint64_t norm2 = 0;
     for (int i = 0; i < kHogBlockDims; ++i) norm2 += std::uint64_t{cells[i]} * cells[i];
-    const float denominator = hog_exact::add(hog_exact::sqrt(static_cast<float>(norm2)), static_cast<float>(area));
-    const float inverse = hog_exact::div(1.f, denominator);
-    for (int i = 0; i < kHogBlockDims; ++i) v[i] = hog_exact::mul(static_cast<float>(cells[i]), inverse);
+    const float denominator = exact::add(exact::sqrt(static_cast<float>(norm2)), static_cast<float>(area));
+    const float inverse = exact::div(1.f, denominator);
+    for (int i = 0; i < kHogBlockDims; ++i) v[i] = exact::mul(static_cast<float>(cells[i]), inverse);
 }
 
 // The normalised descriptor of `block` in the window at (wx, wy).
@@ -102,8 +67,8 @@ CASCADE_HD void hog_block_descriptor(const Sampler& s, int wx, int wy, Rect bloc
 // The weak learner's projection of a descriptor: weights . v + bias.
 CASCADE_HD float hog_projection(const HogWeak& weak, const float v[kHogBlockDims]) {
     float dot = 0.f;
-    for (int i = 0; i < kHogBlockDims; ++i) dot = hog_exact::add(dot, hog_exact::mul(weak.weights[i], v[i]));
-    return hog_exact::add(dot, weak.bias);
+    for (int i = 0; i < kHogBlockDims; ++i) dot = exact::add(dot, exact::mul(weak.weights[i], v[i]));
+    return exact::add(dot, weak.bias);
 }
 
 // The weak learner's response to projection p: responses[number of cuts <= p], plus slope * p.
@@ -111,7 +76,7 @@ CASCADE_HD float hog_response(const HogWeak& weak, float p) {
     int bin = 0;
     for (int j = 0; j < weak.num_cuts; ++j) bin += p >= weak.cuts[j] ? 1 : 0;
     const float step = weak.responses[bin];
-    return weak.slope == 0.f ? step : hog_exact::add(step, hog_exact::mul(weak.slope, p));
+    return weak.slope == 0.f ? step : exact::add(step, exact::mul(weak.slope, p));
 }
 
 struct HogCascadeView {

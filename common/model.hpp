@@ -1,4 +1,4 @@
-// The one in-memory model representation of the toolkit: boosted cascades over LBP or HoG-block features.
+// The one in-memory model representation of the toolkit: boosted cascades over LBP, HoG-block or Haar features.
 //
 // A cascade is a list of weak learners cut into stages. Each stage ends with a rejection threshold on a
 // running sum of weak-learner responses. Two sum policies cover every model kind:
@@ -25,8 +25,9 @@
 namespace cascade {
 
 // Version of the project's XML format (docs/model-format.md). Bumped on any incompatible change.
-// 2: stages may carry an acceptance threshold; 3: HoG weak learners may have real-valued responses.
-constexpr int kModelFormatVersion = 3;
+// 2: stages may carry an acceptance threshold; 3: HoG weak learners may have real-valued responses;
+// 4: kind haar (Haar trees).
+constexpr int kModelFormatVersion = 4;
 
 enum class SumPolicy : std::uint8_t { per_stage, running };
 
@@ -114,9 +115,50 @@ struct HogCascade {
     std::vector<HogWeak> weaks;
 };
 
+// Haar-like feature (OpenCV's Haar cascades): up to three weighted rectangles in window coordinates, upright
+// or tilted by 45 degrees (a tilted rectangle (x, y, w, h) has its top corner at (x, y) and its sides running
+// w pixels down-right and h pixels down-left). Its value is sum_k weight_k * (pixel sum of rect_k), times the
+// window's variance normalisation factor (haar_eval.hpp); an unused rectangle is all zero, weight 0.
+constexpr int kHaarRects = 3;
+
+struct HaarRect {
+    std::int16_t x = 0, y = 0, width = 0, height = 0;
+    float weight = 0.f;
+};
+
+struct HaarFeature {
+    HaarRect rects[kHaarRects];
+    std::int32_t tilted = 0;  // 0 or 1 (an int: packed records have no padding bytes)
+};
+
+// One node of a Haar tree: go `left` when the feature's normalised value is below `threshold`, else `right`.
+// A child > 0 is the index of a node of the same tree (after this one); a child <= 0 is leaf -child.
+struct HaarNode {
+    HaarFeature feature;
+    float threshold = 0.f;
+    std::int32_t left = 0, right = 0;
+};
+
+// A weak learner of a Haar cascade: a tree of `node_count` nodes (1: a stump) at HaarCascade::nodes[first_node]
+// and its node_count + 1 leaves at HaarCascade::leaves[first_leaf]; its response is the leaf it ends at.
+struct HaarTree {
+    int first_node = 0;
+    int node_count = 0;
+    int first_leaf = 0;
+};
+
+struct HaarCascade {
+    Size window;
+    SumPolicy policy = SumPolicy::per_stage;
+    std::vector<Stage> stages;
+    std::vector<HaarTree> weaks;
+    std::vector<HaarNode> nodes;
+    std::vector<float> leaves;
+};
+
 // A loaded model: one of the kinds above, with where it came from (for messages).
 struct Model {
-    std::variant<LbpCascade, HogCascade> cascade;
+    std::variant<LbpCascade, HogCascade, HaarCascade> cascade;
     std::string source;  // file name or "embedded:<name>"
 };
 
@@ -124,5 +166,6 @@ struct Model {
 // lie inside the window, tables exist. Throws ModelError naming `source` and the first problem.
 void validate(const LbpCascade& cascade, const std::string& source);
 void validate(const HogCascade& cascade, const std::string& source);
+void validate(const HaarCascade& cascade, const std::string& source);
 
 }  // namespace cascade

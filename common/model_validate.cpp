@@ -113,7 +113,67 @@ void check_hog_response(const HogWeak& w, const std::string& where, const std::s
     if (!std::isfinite(w.slope)) throw InputError(source, where + "slope is " + float_text(w.slope));
 }
 
+// A Haar feature: every rectangle (unused ones are all zero) inside the window, its weight finite, and at
+// least one weight non-zero.
+void check_haar_feature(const HaarFeature& f, Size win, const std::string& where, const std::string& source) {
+    if (f.tilted != 0 && f.tilted != 1)
+        throw InputError(source, where + "tilted flag " + str(f.tilted) + " is neither 0 nor 1");
+    bool any = false;
+    for (int k = 0; k < kHaarRects; ++k) {
+        const HaarRect& r = f.rects[k];
+        const std::string rect = std::string(f.tilted ? "tilted " : "") + "rect " + str(k) + " (" + str(int{r.x}) +
+                                 "," + str(int{r.y}) + "," + str(int{r.width}) + "," + str(int{r.height}) + ")";
+        if (!std::isfinite(r.weight)) throw InputError(source, where + rect + " has weight " + float_text(r.weight));
+        any = any || r.weight != 0.f;
+        if (r.width < 0 || r.height < 0) throw InputError(source, where + rect + " has a negative side");
+        // Upright: corners (x, y) to (x + w, y + h). Tilted: (x, y), (x - h, y + h), (x + w, y + w) and
+        // (x + w - h, y + w + h), as OpenCV's CV_TILTED_OFS reads them.
+        const int left = f.tilted ? r.x - r.height : r.x, right = r.x + r.width;
+        const int bottom = f.tilted ? r.y + r.width + r.height : r.y + r.height;
+        if (left < 0 || r.y < 0 || right > win.width || bottom > win.height)
+            throw InputError(source, where + rect + " leaves the " + window_text(win) + " window");
+    }
+    if (!any) throw InputError(source, where + "the feature has no rect with a non-zero weight");
+}
+
+// A Haar tree: its nodes and leaves exist, every child is a later node of the tree or one of its leaves.
+void check_haar_tree(const HaarCascade& c, const HaarTree& t, const std::string& where, const std::string& source) {
+    if (t.node_count < 1) throw InputError(source, where + "has " + str(t.node_count) + " nodes (needs >= 1)");
+    if (t.first_node < 0 || static_cast<std::size_t>(t.first_node) + static_cast<std::size_t>(t.node_count) >
+                                c.nodes.size())
+        throw InputError(source, where + "nodes " + str(t.first_node) + ".." +
+                                     str(static_cast<long long>(t.first_node) + t.node_count - 1) +
+                                     " do not exist (there are " + str(c.nodes.size()) + ")");
+    if (t.first_leaf < 0 || static_cast<std::size_t>(t.first_leaf) + static_cast<std::size_t>(t.node_count) + 1 >
+                                c.leaves.size())
+        throw InputError(source, where + "its " + str(t.node_count + 1) + " leaves from " + str(t.first_leaf) +
+                                     " do not exist (there are " + str(c.leaves.size()) + ")");
+    for (int n = 0; n < t.node_count; ++n) {
+        const HaarNode& node = c.nodes[static_cast<std::size_t>(t.first_node + n)];
+        const std::string at_node = where + "node " + str(n) + ": ";
+        if (!std::isfinite(node.threshold))
+            throw InputError(source, at_node + "threshold is " + float_text(node.threshold));
+        for (const std::int32_t child : {node.left, node.right})
+            if (child > 0 ? (child <= n || child >= t.node_count) : child < -t.node_count)
+                throw InputError(source, at_node + "child " + str(int{child}) +
+                                             " is neither a later node of the tree nor one of its " +
+                                             str(t.node_count + 1) + " leaves");
+        check_haar_feature(node.feature, c.window, at_node, source);
+    }
+    for (int l = 0; l <= t.node_count; ++l) {
+        const float v = c.leaves[static_cast<std::size_t>(t.first_leaf + l)];
+        if (!std::isfinite(v)) throw InputError(source, where + "leaf " + str(l) + " is " + float_text(v));
+    }
+}
+
 }  // namespace
+
+void validate(const HaarCascade& cascade, const std::string& source) {
+    check_header(cascade.window, cascade.policy, cascade.stages.size(), source);
+    check_stages(cascade.stages, cascade.policy, cascade.weaks.size(), source);
+    for (std::size_t i = 0; i < cascade.weaks.size(); ++i)
+        check_haar_tree(cascade, cascade.weaks[i], weak_location(cascade.stages, i) + ": ", source);
+}
 
 void validate(const LbpCascade& cascade, const std::string& source) {
     check_header(cascade.window, cascade.policy, cascade.stages.size(), source);

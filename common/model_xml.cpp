@@ -22,12 +22,11 @@
 #include "common/error.hpp"
 #include "common/xml_fields.hpp"
 #include "common/model_io.hpp"
+#include "common/model_xml_parts.hpp"
 #include "common/opencv_cascade_xml.hpp"
 #include "common/packed_model.hpp"
 
 namespace cascade {
-
-namespace {
 
 using tinyxml2::XMLElement;
 using tinyxml2::XMLNode;
@@ -55,6 +54,8 @@ void read_stages(const XMLElement& stages_el, long long version, std::vector<Sta
         stages.push_back(stage);
     }
 }
+
+namespace {
 
 void read_lbp_weaks(const XMLElement& list, LbpCascade& c, const std::string& source) {
     for (const XMLElement* w = list.FirstChildElement(); w; w = w->NextSiblingElement()) {
@@ -125,8 +126,7 @@ void read_responses(const XMLElement& e, std::vector<float>& responses, const st
                                      std::to_string(count) + "\"");
 }
 
-Model read_own_format(const XMLElement& root, const std::string& source) {
-    only_attributes(root, {"format_version", "kind", "sum_policy"}, source);
+long long format_version(const XMLElement& root, const std::string& source) {
     const std::string_view version_text = attribute(root, "format_version", source);
     long long version = 0;
     if (!parse_number(version_text, version))
@@ -136,16 +136,24 @@ Model read_own_format(const XMLElement& root, const std::string& source) {
                                      " is newer than this build supports (" + std::to_string(kModelFormatVersion) +
                                      ")");
     if (version < 1) throw InputError(source, "format version " + std::to_string(version) + " is invalid");
+    return version;
+}
 
-    const std::string_view kind = attribute(root, "kind", source);
-    if (kind != "lbp" && kind != "hog")
-        throw InputError(source, "kind " + quoted(kind) + " is not supported (lbp or hog)");
+SumPolicy sum_policy(const XMLElement& root, const std::string& source) {
     const std::string_view policy_text = attribute(root, "sum_policy", source);
-    SumPolicy policy = SumPolicy::per_stage;
-    if (policy_text == "running")
-        policy = SumPolicy::running;
-    else if (policy_text != "per_stage")
+    if (policy_text == "running") return SumPolicy::running;
+    if (policy_text != "per_stage")
         throw InputError(source, "sum_policy " + quoted(policy_text) + " is not supported (per_stage or running)");
+    return SumPolicy::per_stage;
+}
+
+Model read_own_format(const XMLElement& root, const std::string& source) {
+    only_attributes(root, {"format_version", "kind", "sum_policy"}, source);
+    const long long version = format_version(root, source);
+    const std::string_view kind = attribute(root, "kind", source);
+    if (kind != "lbp" && kind != "hog" && kind != "haar")
+        throw InputError(source, "kind " + quoted(kind) + " is not supported (lbp, hog or haar)");
+    const SumPolicy policy = sum_policy(root, source);
     const bool lbp = kind == "lbp";
 
     const XMLElement* window = nullptr;
@@ -180,25 +188,31 @@ Model read_own_format(const XMLElement& root, const std::string& source) {
 
     Model model;
     model.source = source;
-    if (lbp) {
-        LbpCascade c;
+    const auto cascade_of = [&](auto c) {
         c.window = win;
         c.policy = policy;
         read_stages(require(stages, "stages"), version, c.stages, source);
+        return c;
+    };
+    const auto weak_list = [&]() -> const XMLElement& {
         const XMLElement& list = require(weaks, "weak_learners");
         only_attributes(list, {}, source);
-        read_lbp_weaks(list, c, source);
+        return list;
+    };
+    if (kind == "lbp") {
+        LbpCascade c = cascade_of(LbpCascade{});
+        read_lbp_weaks(weak_list(), c, source);
         read_responses(require(responses, "responses"), c.responses, source);
         validate(c, source);
         model.cascade = std::move(c);
+    } else if (kind == "hog") {
+        HogCascade c = cascade_of(HogCascade{});
+        read_hog_weaks(weak_list(), version, c, source);
+        validate(c, source);
+        model.cascade = std::move(c);
     } else {
-        HogCascade c;
-        c.window = win;
-        c.policy = policy;
-        read_stages(require(stages, "stages"), version, c.stages, source);
-        const XMLElement& list = require(weaks, "weak_learners");
-        only_attributes(list, {}, source);
-        read_hog_weaks(list, version, c, source);
+        HaarCascade c = cascade_of(HaarCascade{});
+        read_haar_weaks(weak_list(), c, source);
         validate(c, source);
         model.cascade = std::move(c);
     }
@@ -224,9 +238,15 @@ Model parse_model(const std::string& text, const std::string& source) {
     if (name == "opencv_storage") {
         Model model;
         model.source = source;
-        LbpCascade c = lbp_cascade_from_opencv_xml(*root, source);
-        validate(c, source);
-        model.cascade = std::move(c);
+        if (is_opencv_haar(*root)) {
+            HaarCascade c = haar_cascade_from_opencv_xml(*root, source);
+            validate(c, source);
+            model.cascade = std::move(c);
+        } else {
+            LbpCascade c = lbp_cascade_from_opencv_xml(*root, source);
+            validate(c, source);
+            model.cascade = std::move(c);
+        }
         return model;
     }
     throw InputError(source, "not a cascade model (root element <" + std::string(name) + ">)");
@@ -242,6 +262,8 @@ void append_hog_response(std::string& out, const HogWeak& w) {
     append_attr(out, "responses", w.responses, w.num_cuts + 1);
     if (w.slope != 0.f || std::signbit(w.slope)) append_attr(out, "slope", w.slope);  // -0 too: same bits back
 }
+
+}  // namespace
 
 void append_stages(std::string& out, const std::vector<Stage>& stages) {
     out += "  <stages>\n";
@@ -266,6 +288,8 @@ void append_header(std::string& out, const char* kind, SumPolicy policy, Size wi
     append_attr(out, "height", static_cast<long long>(window.height));
     out += "/>\n";
 }
+
+namespace {
 
 std::string to_xml(const LbpCascade& c) {
     std::string out;
@@ -315,6 +339,16 @@ std::string to_xml(const HogCascade& c) {
         out += "</hog>\n";
     }
     out += "  </weak_learners>\n</cascade_model>\n";
+    return out;
+}
+
+std::string to_xml(const HaarCascade& c) {
+    std::string out;
+    out.reserve(256 + c.stages.size() * 64 + c.nodes.size() * 256);
+    append_header(out, "haar", c.policy, c.window);
+    append_stages(out, c.stages);
+    append_haar_weaks(out, c);
+    out += "</cascade_model>\n";
     return out;
 }
 

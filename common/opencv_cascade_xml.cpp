@@ -12,102 +12,16 @@
 #include <vector>
 
 #include "common/error.hpp"
-#include "common/xml_text.hpp"
+#include "common/opencv_xml_values.hpp"
+#include "common/xml_fields.hpp"
 
 namespace cascade {
 
 namespace {
 
 using tinyxml2::XMLElement;
-using tinyxml2::XMLNode;
-
-// Where an element is, for messages: "line 42: <leafValues>".
-std::string at(const XMLElement& e) { return "line " + std::to_string(e.GetLineNum()) + ": <" + e.Name() + ">"; }
-
-const XMLElement& child(const XMLElement& parent, const char* name, const std::string& source) {
-    const XMLElement* c = parent.FirstChildElement(name);
-    if (!c) throw InputError(source, at(parent) + " has no <" + name + ">");
-    return *c;
-}
-
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
-
-std::vector<std::string_view> tokens(std::string_view s) {
-    std::vector<std::string_view> out;
-    std::size_t i = 0;
-    while (i < s.size()) {
-        while (i < s.size() && is_space(s[i])) ++i;
-        const std::size_t start = i;
-        while (i < s.size() && !is_space(s[i])) ++i;
-        if (i > start) out.push_back(s.substr(start, i - start));
-    }
-    return out;
-}
-
-std::string quoted(std::string_view token) {
-    constexpr std::size_t kMax = 40;
-    return "'" + std::string(token.substr(0, kMax)) + (token.size() > kMax ? "...'" : "'");
-}
-
-// A 32-bit integer written in decimal (OpenCV writes subset words as signed ints).
-int parse_int(std::string_view token, const XMLElement& e, const std::string& source) {
-    long long v = 0;
-    const auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), v);
-    if (ec != std::errc() || end != token.data() + token.size())
-        throw InputError(source, at(e) + " value " + quoted(token) + " is not an integer");
-    if (v < std::numeric_limits<std::int32_t>::min() || v > std::numeric_limits<std::int32_t>::max())
-        throw InputError(source, at(e) + " value " + quoted(token) + " does not fit in 32 bits");
-    return static_cast<int>(v);
-}
-
-// As OpenCV's FileStorage reads a number into a float: the decimal text becomes a double (correctly
-// rounded), which FileNode's float conversion casts to float.
-float parse_float(std::string_view token, const XMLElement& e, const std::string& source) {
-    double v = 0;
-    const auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), v);
-    if (ec != std::errc() || end != token.data() + token.size() || !std::isfinite(v))
-        throw InputError(source, at(e) + " value " + quoted(token) + " is not a finite number");
-    if (std::fabs(v) > static_cast<double>(FLT_MAX))
-        throw InputError(source, at(e) + " value " + quoted(token) + " is outside the float range");
-    return static_cast<float>(v);
-}
-
-std::vector<int> ints_of(const XMLElement& e, const std::string& source) {
-    std::vector<int> out;
-    const std::string text = xml_text_of(e);
-    for (std::string_view t : tokens(text)) out.push_back(parse_int(t, e, source));
-    return out;
-}
-
-std::vector<float> floats_of(const XMLElement& e, const std::string& source) {
-    std::vector<float> out;
-    const std::string text = xml_text_of(e);
-    for (std::string_view t : tokens(text)) out.push_back(parse_float(t, e, source));
-    return out;
-}
-
-int single_int(const XMLElement& e, const std::string& source) {
-    const std::vector<int> v = ints_of(e, source);
-    if (v.size() != 1)
-        throw InputError(source, at(e) + " holds " + std::to_string(v.size()) + " values, expected one integer");
-    return v[0];
-}
-
-float single_float(const XMLElement& e, const std::string& source) {
-    const std::vector<float> v = floats_of(e, source);
-    if (v.size() != 1)
-        throw InputError(source, at(e) + " holds " + std::to_string(v.size()) + " values, expected one number");
-    return v[0];
-}
-
-std::string word_of(const XMLElement& e) {
-    const std::string text = xml_text_of(e);  // named: the tokens point into it
-    const std::vector<std::string_view> t = tokens(text);
-    return t.size() == 1 ? std::string(t[0]) : std::string();
-}
-
-// OpenCV's CascadeClassifierImpl::Data::read lowers every stage threshold by this much, in float.
-constexpr float kOpenCvThresholdEps = 1e-5f;
+using namespace opencv_xml;
+using xml::at;
 
 // A stump's internalNodes: left (0), right (-1), featureIdx, then 256 / 32 subset words.
 constexpr int kSubsetWords = kLbpCodes / 32;
@@ -137,23 +51,16 @@ std::vector<LbpFeature> read_features(const XMLElement& cascade_el, const std::s
     return features;
 }
 
-// Refuses what this reader does not read: old Haar files, other stage or feature types, trees deeper than
-// stumps, LBP with other than 256 categories.
+// Refuses what this reader does not read: other stage or feature types (Haar cascades go to
+// haar_cascade_from_opencv_xml), trees deeper than stumps, LBP with other than 256 categories.
 void check_supported(const XMLElement& root, const std::string& source) {
-    // The pre-2.0 Haar format (<haarcascade_...> type_id="opencv-haar-classifier", <size>, <trees>).
-    const char* type_id = root.Attribute("type_id");
-    if ((type_id && std::string_view(type_id) == "opencv-haar-classifier") ||
-        (!root.FirstChildElement("stageType") && root.FirstChildElement("size")))
-        throw InputError(source, "old-format Haar cascade (type_id opencv-haar-classifier) is not supported; "
-                                 "only LBP cascades");
-
     const std::string stage_type = word_of(child(root, "stageType", source));
     if (stage_type != "BOOST")
         throw InputError(source, "stageType '" + stage_type + "' is not supported; only BOOST cascades");
     const std::string feature_type = word_of(child(root, "featureType", source));
     if (feature_type != "LBP")
         throw InputError(source, "featureType " + (feature_type.empty() ? std::string("(empty)") : feature_type) +
-                                     " is not supported; only LBP cascades");
+                                     " is not supported (LBP and HAAR cascades are)");
 
     if (const XMLElement* stage_params = root.FirstChildElement("stageParams"))
         if (const XMLElement* depth_el = stage_params->FirstChildElement("maxDepth")) {
@@ -226,7 +133,7 @@ LbpCascade lbp_cascade_from_opencv_xml(const XMLElement& storage, const std::str
         Stage stage;
         // Exactly OpenCV's float: (float)stageThreshold - THRESHOLD_EPS, computed in float.
         const float raw_threshold = single_float(child(*st, "stageThreshold", source), source);
-        stage.threshold = raw_threshold - kOpenCvThresholdEps;
+        stage.threshold = raw_threshold - kThresholdEps;
         stage.first = static_cast<int>(out.weaks.size());
         const XMLElement& weak_list = child(*st, "weakClassifiers", source);
         int k = 0;

@@ -1,4 +1,4 @@
-// Reader and writer for OpenCV's "new" cascade XML, as written by opencv_traincascade:
+// Readers of OpenCV's cascade XML and the LBP writer. LBP: the "new" format, as written by opencv_traincascade:
 //   <opencv_storage><cascade> stageType BOOST, featureType LBP, maxCatCount 256, stump weak classifiers.
 //
 // Each stump "0 -1 featureIdx s0..s7" (a 256-bit category subset) with leaves (leaf0, leaf1) becomes one
@@ -8,8 +8,11 @@
 // OpenCV's THRESHOLD_EPS (1e-5f) in float, giving the exact float OpenCV compares the stage sum against.
 // The sum policy is per_stage.
 //
-// Rejected with InputError(source, ...): Haar and HoG cascades, the old Haar format (opencv-haar-classifier),
-// trees deeper than stumps, maxCatCount other than 256, missing elements and garbled numbers.
+// Haar cascades (featureType HAAR, and the pre-2.0 opencv-haar-classifier format) are read by
+// haar_cascade_from_opencv_xml (common/opencv_haar_xml.cpp); is_opencv_haar tells them apart.
+//
+// Rejected with InputError(source, ...): HoG cascades, LBP trees deeper than stumps, maxCatCount other than
+// 256, missing elements and garbled numbers.
 // load_model (common/model_io.hpp) is the usual entry point; it recognises these files by their root.
 //
 // The writer does the inverse for per-stage cascades whose every response table holds at most two values
@@ -32,6 +35,19 @@ namespace cascade {
 // Converts the <opencv_storage> root element of a parsed OpenCV cascade file. `source` names the file in
 // messages. The result is not validated; load_model calls validate() on it.
 LbpCascade lbp_cascade_from_opencv_xml(const tinyxml2::XMLElement& opencv_storage, const std::string& source);
+
+// True when the <opencv_storage> root holds a Haar cascade, of either format.
+bool is_opencv_haar(const tinyxml2::XMLElement& opencv_storage);
+
+// Converts a Haar cascade as OpenCV 4.6 loads it: the new format (stageType BOOST, featureType HAAR, trees of
+// any depth, maxCatCount 0) as CascadeClassifierImpl::Data::read and HaarEvaluator::Feature::read read it; the
+// old format (<size>, <stages> of <trees> of nodes with left_val/right_val or left_node/right_node) as
+// cascadedetect_convert.cpp converts it on load: nodes in file order, leaves numbered in the order the nodes
+// name them, a third rectangle whose |weight| < FLT_EPSILON dropped, stages' parent/next links ignored (the
+// stages run in file order). Stage thresholds are lowered by OpenCV's THRESHOLD_EPS as for LBP. Refused:
+// more than three rectangles, a feature without <rects>, maxCatCount other than 0, a tree whose leaves are
+// not one more than its nodes (OpenCV would read past them), garbled numbers. Not validated.
+HaarCascade haar_cascade_from_opencv_xml(const tinyxml2::XMLElement& opencv_storage, const std::string& source);
 
 // What the written <stageParams> record of the training (informative: cv::CascadeClassifier ignores it).
 struct OpenCvStageParams {

@@ -12,10 +12,12 @@ namespace cascade {
 
 namespace {
 
-static_assert(sizeof(PackedHeader) == 44, "the packed header is part of the file format");
-static_assert(sizeof(Stage) == 16 && sizeof(LbpWeak) == 12 && sizeof(HogWeak) == 232,
-              "packed records are part of the file format: bump kPackedVersion when they change");
-static_assert(std::is_trivially_copyable_v<HogWeak> && std::is_trivially_copyable_v<LbpWeak>);
+static_assert(sizeof(PackedHeader) == 48, "the packed header is part of the file format");
+static_assert(sizeof(Stage) == 16 && sizeof(LbpWeak) == 12 && sizeof(HogWeak) == 232 && sizeof(HaarTree) == 12 &&
+                  sizeof(HaarNode) == 52,
+              "packed records are part of the file format (no padding bytes): bump kPackedVersion when they change");
+static_assert(std::is_trivially_copyable_v<HogWeak> && std::is_trivially_copyable_v<LbpWeak> &&
+              std::is_trivially_copyable_v<HaarNode>);
 
 using Checksum = std::uint64_t;
 
@@ -51,18 +53,22 @@ PackedHeader header_of(const Cascade& c, std::uint32_t kind) {
 PackedHeader checked_header(const std::uint8_t* bytes, std::size_t size, const std::string& name) {
     PackedHeader h;
     std::memcpy(&h, bytes, sizeof h);
-    if (h.kind > 1) throw InputError(name, "unknown model kind " + std::to_string(h.kind));
+    if (h.kind > 2) throw InputError(name, "unknown model kind " + std::to_string(h.kind));
     if (h.policy > 1) throw InputError(name, "unknown sum policy " + std::to_string(h.policy));
     if (h.kind == 1 && (h.num_responses != 0 || h.num_stump_words != 0))
         throw InputError(name, "a HoG model with LBP response or stump tables");
+    if ((h.kind == 2) != (h.num_nodes != 0) || (h.kind == 2 && h.num_stump_words != 0))
+        throw InputError(name, "tree nodes or stump tables that do not belong to a model of kind " +
+                                   std::to_string(h.kind));
     if (h.num_stump_words != 0 && std::size_t{h.num_stump_words} != std::size_t{h.num_weaks} * kStumpWords)
         throw InputError(name, std::to_string(h.num_stump_words) + " stump table words for " +
                                    std::to_string(h.num_weaks) + " weak learners (" + std::to_string(kStumpWords) +
                                    " each, or none)");
-    const std::size_t weak_size = h.kind == 0 ? sizeof(LbpWeak) : sizeof(HogWeak);
+    const std::size_t weak_size = h.kind == 0 ? sizeof(LbpWeak) : h.kind == 1 ? sizeof(HogWeak) : sizeof(HaarTree);
     const std::size_t expected = sizeof h + std::size_t{h.num_stages} * sizeof(Stage) +
                                  std::size_t{h.num_weaks} * weak_size + std::size_t{h.num_responses} * sizeof(float) +
-                                 std::size_t{h.num_stump_words} * sizeof(std::uint32_t) + sizeof(Checksum);
+                                 std::size_t{h.num_stump_words} * sizeof(std::uint32_t) +
+                                 std::size_t{h.num_nodes} * sizeof(HaarNode) + sizeof(Checksum);
     if (size != expected)
         throw InputError(name, "truncated or padded: the header promises " + std::to_string(expected) +
                                    " bytes, the data has " + std::to_string(size));
@@ -99,6 +105,14 @@ std::vector<std::uint8_t> pack_model(const PackedModel& packed) {
         append(out, lbp->weaks);
         append(out, lbp->responses);
         append(out, packed.stumps);
+    } else if (const auto* haar = std::get_if<HaarCascade>(&packed.model.cascade)) {
+        header = header_of(*haar, 2);
+        header.num_responses = static_cast<std::uint32_t>(haar->leaves.size());
+        header.num_nodes = static_cast<std::uint32_t>(haar->nodes.size());
+        append(out, haar->stages);
+        append(out, haar->weaks);
+        append(out, haar->leaves);
+        append(out, haar->nodes);
     } else {
         const auto& hog = std::get<HogCascade>(packed.model.cascade);
         header = header_of(hog, 1);
@@ -145,6 +159,12 @@ PackedModel unpack_model(const std::uint8_t* bytes, std::size_t size, const std:
         packed.stumps = take<std::uint32_t>(cursor, h.num_stump_words);
         if (!packed.stumps.empty() && !stumps_match_tables(c, packed.stumps))
             throw InputError(name, "the stump tables disagree with the response tables");
+        packed.model.cascade = std::move(c);
+    } else if (h.kind == 2) {
+        auto c = cascade_of<HaarCascade>(h, cursor);
+        c.leaves = take<float>(cursor, h.num_responses);
+        c.nodes = take<HaarNode>(cursor, h.num_nodes);
+        validate(c, name);
         packed.model.cascade = std::move(c);
     } else {
         auto c = cascade_of<HogCascade>(h, cursor);

@@ -32,10 +32,12 @@ struct ScanStats {
     std::int64_t windows = 0;
     std::int64_t weaks = 0;                 // weak learners evaluated (HoG: blocks), all windows together
     std::vector<std::int64_t> rejected_at;  // [s]: windows rejected by stage s; [num_stages]: accepted
+    std::int64_t refused = 0;               // windows the family refused before any stage (kWindowRefused)
 
     void add(const ScanStats& other) {
         windows += other.windows;
         weaks += other.weaks;
+        refused += other.refused;
         if (rejected_at.size() < other.rejected_at.size()) rejected_at.resize(other.rejected_at.size(), 0);
         for (std::size_t s = 0; s < other.rejected_at.size(); ++s) rejected_at[s] += other.rejected_at[s];
     }

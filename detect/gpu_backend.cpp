@@ -47,6 +47,8 @@ GpuOptions gpu_options(const ScanParams& params, const GpuSettings& settings) {
 std::unique_ptr<Backend> make_gpu_backend(const PackedModel& model, const ScanParams& params,
                                           const GpuSettings& settings) {
     const auto lbp = gpu_options<gpu::LbpGpuOptions>(params, settings);  // checks the settings first
+    if (std::holds_alternative<HaarCascade>(model.model.cascade))
+        throw InputError(model.model.source, "Haar cascades do not run on the GPU yet (use --backend cpu)");
     if (!gpu::cuda_device_available()) throw InputError("--backend gpu", "no CUDA device is available");
     if (const auto* c = std::get_if<LbpCascade>(&model.model.cascade))
         return std::make_unique<GpuBackend>(c->window, std::make_unique<gpu::LbpGpuDetector>(*c, model.stumps, lbp));

@@ -64,8 +64,10 @@ std::string symbol_from(const std::string& path) {
 void print_info(const cascade::PackedModel& packed, std::size_t packed_bytes) {
     std::visit(
         [&](const auto& c) {
-            constexpr bool lbp = std::is_same_v<std::decay_t<decltype(c)>, cascade::LbpCascade>;
-            std::cout << packed.model.source << ": " << (lbp ? "LBP" : "HoG") << " cascade, window "
+            using C = std::decay_t<decltype(c)>;
+            constexpr bool lbp = std::is_same_v<C, cascade::LbpCascade>;
+            constexpr bool haar = std::is_same_v<C, cascade::HaarCascade>;
+            std::cout << packed.model.source << ": " << (lbp ? "LBP" : haar ? "Haar" : "HoG") << " cascade, window "
                       << c.window.width << "x" << c.window.height << ", " << c.stages.size() << " stages, "
                       << c.weaks.size() << " weak learners, sum policy "
                       << (c.policy == cascade::SumPolicy::per_stage ? "per_stage" : "running");

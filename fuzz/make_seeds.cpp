@@ -31,6 +31,11 @@ Cascade first_stages(Cascade c) {
     c.stages.resize(kStages);
     c.weaks.resize(static_cast<std::size_t>(c.stages.back().first + c.stages.back().count));
     if constexpr (std::is_same_v<Cascade, LbpCascade>) c.responses.resize(c.weaks.size() * kLbpCodes);
+    if constexpr (std::is_same_v<Cascade, HaarCascade>) {
+        const HaarTree& last = c.weaks.back();
+        c.nodes.resize(static_cast<std::size_t>(last.first_node + last.node_count));
+        c.leaves.resize(static_cast<std::size_t>(last.first_leaf + last.node_count + 1));
+    }
     return c;
 }
 

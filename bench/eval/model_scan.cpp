@@ -33,6 +33,15 @@ double largest_response(const HogCascade& c, int weak) {
     return m + std::fabs(static_cast<double>(w.slope)) * (std::sqrt(norm2) + std::fabs(static_cast<double>(w.bias)));
 }
 
+// A tree's response is one of its leaves.
+double largest_response(const HaarCascade& c, int weak) {
+    const HaarTree& t = c.weaks[static_cast<std::size_t>(weak)];
+    double m = 0.0;
+    for (int l = 0; l <= t.node_count; ++l)
+        m = std::max(m, std::fabs(static_cast<double>(c.leaves[static_cast<std::size_t>(t.first_leaf + l)])));
+    return m;
+}
+
 template <class Cascade>
 double span_of(const Cascade& c) {
     double bound = 0.0, running = 0.0;
@@ -58,7 +67,8 @@ struct CountingWindow {
 };
 
 // The depth score of the window at (x, y) of a level's planes; `work` gets the weak learners evaluated and
-// `depth` the stage where run_stages stopped.
+// `depth` the stage where run_stages stopped (kWindowRefused, scored below every stage, for a window the family
+// refuses).
 template <class Family>
 double depth_score_at(const typename Family::View& view, const typename Family::Sampler& sampler, int x, int y,
                       double span, int& work, int& depth) {
@@ -66,6 +76,10 @@ double depth_score_at(const typename Family::View& view, const typename Family::
     const CountingWindow<decltype(window)> counted{window, &work};
     double sum = 0.0;
     work = 0;
+    if (refused(window)) {
+        depth = kWindowRefused;
+        return depth * span;
+    }
     depth = run_stages(view, counted, 0, view.num_stages, sum);
     return depth * span + sum;
 }

@@ -45,6 +45,18 @@ std::vector<std::string> opencv_lbp_cascades() {
     return out;
 }
 
+std::vector<std::string> opencv_haar_cascades() {
+    const fs::path dir = "/usr/share/opencv4/haarcascades";
+    std::vector<std::string> out;
+    if (fs::is_directory(dir))
+        for (const auto& e : fs::directory_iterator(dir))
+            if (e.path().extension() == ".xml") out.push_back(e.path().string());
+    std::sort(out.begin(), out.end());
+    if (out.empty())
+        MESSAGE("SKIP: no OpenCV Haar cascades under " << dir.string() << " (apt-get install opencv-data)");
+    return out;
+}
+
 std::vector<ImageSource> real_images() {
     std::vector<ImageSource> out;
     for (const char* name : {"messi5.jpg", "basketball1.png", "lena.jpg"}) {

@@ -17,6 +17,8 @@ std::optional<std::string> system_file(const std::string& path);
 
 // OpenCV's LBP cascades shipped in opencv-data that exist on this machine.
 std::vector<std::string> opencv_lbp_cascades();
+// Every Haar cascade of opencv-data on this machine (both formats), sorted by name.
+std::vector<std::string> opencv_haar_cascades();
 
 // Real grayscale test images: opencv-doc samples, frames of vtest.avi, and pictures from ../shared/data
 // (whichever exist). Each entry: a label for messages and the file path or "video#frame".

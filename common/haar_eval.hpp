@@ -1,0 +1,105 @@
+// Haar-feature evaluation, written once for host and device, exactly as OpenCV 4.6's HaarEvaluator and
+// predictOrdered / predictOrderedStump compute it (modules/objdetect/src/cascadedetect.*):
+//   - the window's variance normalisation (HaarEvaluator::setWindow), over the rectangle (1, 1, w - 2, h - 2):
+//     nf = area * sqsum - sum * sum in double (sqsum read as unsigned); nf > 0: factor = (float)(1 / sqrt(nf)),
+//     and the window is refused when area * factor >= 0.1 (too little contrast); nf <= 0: refused;
+//   - a feature's value (OptFeature::calc): w0 * s0 + w1 * s1 in float, + w2 * s2 when w2 != 0, each pixel sum
+//     s an int converted to float; times the window's factor, in float;
+//   - a tree (predictOrdered): from node 0, left when the value is below the node's threshold, until a leaf.
+// A refused window is rejected before any stage (run_stages never sees it): OpenCV returns -1 for it, which
+// its scan does not treat as a first-stage rejection, so the next position is not skipped (kWindowRefused).
+//
+// Exactness: each float or double step is one IEEE operation rounded to nearest in OpenCV's order
+// (common/exact_math.hpp), as OpenCV's own build (SSE, no FMA) computes it.
+//
+// Sampler: HaarIntegralView (common/haar_integrals.hpp) or any type with the same three members, each with
+// at(x, y) -> uint32.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+
+#include "common/cascade_eval.hpp"
+#include "common/exact_math.hpp"
+#include "common/hd.hpp"
+#include "common/model.hpp"
+
+namespace cascade {
+
+struct HaarCascadeView {
+    Size window;
+    SumPolicy policy = SumPolicy::per_stage;
+    int num_stages = 0;
+    const Stage* stages = nullptr;
+    const HaarTree* weaks = nullptr;
+    const HaarNode* nodes = nullptr;
+    const float* leaves = nullptr;
+};
+
+inline HaarCascadeView view_of(const HaarCascade& c) {
+    return {c.window,           c.policy,        static_cast<int>(c.stages.size()), c.stages.data(), c.weaks.data(),
+            c.nodes.data(), c.leaves.data()};
+}
+
+// Pixel sum of one rectangle of the window whose top-left corner is (wx, wy), as OpenCV's int.
+template <class Sampler>
+CASCADE_HD int haar_rect_sum(const Sampler& s, int wx, int wy, HaarRect r, std::int32_t tilted) {
+    const int x = wx + r.x, y = wy + r.y;
+    if (tilted)  // CV_TILTED_OFS: (x, y), (x - h, y + h), (x + w, y + w), (x + w - h, y + w + h)
+        return static_cast<int>(s.tilted.at(x, y) - s.tilted.at(x - r.height, y + r.height) -
+                                s.tilted.at(x + r.width, y + r.width) +
+                                s.tilted.at(x + r.width - r.height, y + r.width + r.height));
+    return static_cast<int>(s.sums.at(x, y) - s.sums.at(x + r.width, y) - s.sums.at(x, y + r.height) +
+                            s.sums.at(x + r.width, y + r.height));
+}
+
+// The weak learners of a Haar cascade for the window at (x, y); constructing it computes the window's
+// variance normalisation factor and whether the window is refused.
+template <class Sampler>
+struct HaarWindow {
+    const HaarCascadeView& cascade;
+    const Sampler& sampler;
+    int x, y;
+    float factor = 1.f;
+    bool refused = true;
+
+    CASCADE_HD HaarWindow(const HaarCascadeView& c, const Sampler& s, int wx, int wy)
+        : cascade(c), sampler(s), x(wx), y(wy) {
+        using namespace exact;
+        const int nx = wx + 1, ny = wy + 1, nw = c.window.width - 2, nh = c.window.height - 2;
+        const int sum = static_cast<int>(s.sums.at(nx, ny) - s.sums.at(nx + nw, ny) - s.sums.at(nx, ny + nh) +
+                                         s.sums.at(nx + nw, ny + nh));
+        const std::uint32_t squares = s.squares.at(nx, ny) - s.squares.at(nx + nw, ny) -
+                                      s.squares.at(nx, ny + nh) + s.squares.at(nx + nw, ny + nh);
+        const double area = static_cast<double>(nw * nh);
+        const double s_sum = static_cast<double>(sum);
+        double nf = sub(mul(area, static_cast<double>(squares)), mul(s_sum, s_sum));
+        if (nf > 0.) {
+            nf = exact::sqrt(nf);
+            factor = static_cast<float>(reciprocal(nf));
+            refused = !(mul(area, static_cast<double>(factor)) < 1e-1);
+        }
+    }
+
+    CASCADE_HD float feature_value(const HaarFeature& f) const {
+        using namespace exact;
+        const auto term = [&](int k) {
+            return mul(f.rects[k].weight, static_cast<float>(haar_rect_sum(sampler, x, y, f.rects[k], f.tilted)));
+        };
+        float v = add(term(0), term(1));
+        if (f.rects[2].weight != 0.f) v = add(v, term(2));
+        return mul(v, factor);
+    }
+
+    CASCADE_HD float operator()(int i) const {
+        const HaarTree t = cascade.weaks[i];
+        int idx = 0;
+        do {
+            const HaarNode& node = cascade.nodes[t.first_node + idx];
+            idx = feature_value(node.feature) < node.threshold ? node.left : node.right;
+        } while (idx > 0);
+        return cascade.leaves[t.first_leaf - idx];
+    }
+};
+
+}  // namespace cascade

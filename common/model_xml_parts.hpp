@@ -1,0 +1,25 @@
+// Pieces of the project's XML model format (docs/model-format.md) shared by common/model_xml.cpp and the
+// per-kind files (common/haar_model_xml.cpp).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <tinyxml2.h>
+
+#include "common/model.hpp"
+
+namespace cascade {
+
+// <stages> of <stage first count threshold [accept]> (accept from format version 2).
+void read_stages(const tinyxml2::XMLElement& stages_el, long long version, std::vector<Stage>& stages,
+                 const std::string& source);
+// The XML declaration, the <cascade_model> start tag and <window>.
+void append_header(std::string& out, const char* kind, SumPolicy policy, Size window);
+void append_stages(std::string& out, const std::vector<Stage>& stages);
+
+// The <weak_learners> of a haar model: <tree> elements in order (appended to c.weaks, c.nodes, c.leaves).
+void read_haar_weaks(const tinyxml2::XMLElement& list, HaarCascade& c, const std::string& source);
+void append_haar_weaks(std::string& out, const HaarCascade& c);
+
+}  // namespace cascade
