@@ -19,6 +19,7 @@
 #include "data/positive_samples.hpp"
 #include "tests/support/scratch_files.hpp"
 #include "tests/support/test_data.hpp"
+#include "tests/support/tool_run.hpp"
 #include "train/lbp/stage_trainer.hpp"
 
 using namespace cascade;
@@ -177,4 +178,35 @@ TEST_CASE("the stage trainer's bad input and unreachable targets: an error, or a
 
     subset.negatives.clear();
     CHECK_THROWS_AS(train_lbp_stages(config, subset, quiet), InputError);
+}
+
+TEST_CASE("cascade-train lbp-opencv writes OpenCV's XML and the project's, the same model; --resume writes it again") {
+    const auto data = cascade::test::shared_data_dir();
+    if (!data) {
+        MESSAGE("SKIP: ../shared/data is absent");
+        return;
+    }
+    const cascade::test::TempDir dir("lbp-opencv-cli");
+    const std::string pos = cascade::test::list_of_first(*data + "/faces/mit_cbcl_19x19", 300, dir, "pos.lst");
+    const std::string neg = cascade::test::list_of_first(*data + "/negatives_web", 20, dir, "neg.lst");
+    const std::vector<std::string> args = {"lbp-opencv", "--pos", pos, "--pos-margin", "0", "--neg", neg,
+                                           "--window", "19x19", "--stages", "3", "--negatives", "200",
+                                           "--boost", "real", "--output", dir / "face.xml"};
+    const cascade::test::ToolResult r = cascade::test::run_tool(CASCADE_TRAIN_EXE, args);
+    INFO("stderr: " << r.err);
+    REQUIRE(r.code == 0);
+    CHECK(r.out.find("stage 3/3 done") != std::string::npos);
+    CHECK(r.out.find("hit rate") != std::string::npos);
+    const std::string opencv_xml = cascade::test::read_text(dir / "face.xml");
+    CHECK(opencv_xml.find("<boostType>RAB</boostType>") != std::string::npos);
+    cv::CascadeClassifier opencv(dir / "face.xml");
+    CHECK(!opencv.empty());
+    const Model project = load_model(dir / "face.model.xml"), theirs = load_model(dir / "face.xml");
+    CHECK(model_xml(Model{project.cascade, "m"}, "m") == model_xml(Model{theirs.cascade, "m"}, "m"));
+    // The finished run's checkpoint: --resume trains nothing and writes the same cascade.
+    std::vector<std::string> resume = args;
+    resume.push_back("--resume");
+    const cascade::test::ToolResult again = cascade::test::run_tool(CASCADE_TRAIN_EXE, resume);
+    REQUIRE(again.code == 0);
+    CHECK(cascade::test::read_text(dir / "face.xml") == opencv_xml);
 }
