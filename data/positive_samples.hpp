@@ -45,8 +45,8 @@ struct Jitter {
     int copies = 0;      // jittered copies of each crop (0: none)
     double shift = 4.0;  // window pixels; 4 is half the detectors' usual stride of 8
     double scale = 1.1;  // >= 1; 1.1 spans about a pyramid step of 1.2
-    double rotation = 0.0;  // degrees, in [0, 45]
     std::uint64_t seed = 1;
+    double rotation = 0.0;  // degrees, in [0, 45]
 };
 
 struct JitterDraw {

@@ -118,5 +118,5 @@ TEST_CASE("jitter rotation: angles within the bound, a half turn is the image up
     GrayImage out = data::jittered(image, half, 1.0);
     for (int y = 0; y < 3; ++y)
         for (int x = 0; x < 5; ++x) CHECK(out.row(y)[x] == image.row(2 - y)[4 - x]);
-    CHECK_THROWS_AS(data::check_jitter({0, 4.0, 1.1, 46.0, 1}), InputError);
+    CHECK_THROWS_AS(data::check_jitter({0, 4.0, 1.1, 1, 46.0}), InputError);
 }
