@@ -37,8 +37,10 @@ py::kwargs without_empty_sizes(const py::kwargs& keywords) {
     };
     py::kwargs out;
     for (const auto& [key, value] : keywords) {
-        const std::string name = py::str(key);
-        if (name.find("ize") == std::string::npos || !zero_pair(value)) out[key] = value;
+        const auto option = kDetectorOptions.find(py::str(key));
+        const bool size = option != kDetectorOptions.end() &&
+                          (option->second == "--min-size" || option->second == "--max-size");
+        if (!size || !zero_pair(value)) out[key] = value;
     }
     return out;
 }
@@ -67,23 +69,23 @@ public:
     }
 
     py::array_t<double> detect(const py::array& image) {
-        const cv::Mat gray = gray_of(image, detector_->window());
-        return detections_array(run(gray));
+        const cv::Mat view = view_of(image, detector_->window());
+        return detections_array(run(view));
     }
 
     py::list detect_batch(const py::iterable& images) {
         std::vector<py::array> arrays;  // held while the GIL is released
-        std::vector<cv::Mat> grays;
+        std::vector<cv::Mat> views;
         for (const py::handle item : images) {
             if (!py::isinstance<py::array>(item))
                 throw py::type_error("detect_batch: every image must be a numpy array");
             arrays.push_back(py::reinterpret_borrow<py::array>(item));
-            grays.push_back(gray_of(arrays.back(), detector_->window()));
+            views.push_back(view_of(arrays.back(), detector_->window()));
         }
-        std::vector<std::vector<Detection>> found(grays.size());
+        std::vector<std::vector<Detection>> found(views.size());
         {
             py::gil_scoped_release release;
-            for (std::size_t i = 0; i < grays.size(); ++i) found[i] = run_locked(grays[i]);
+            for (std::size_t i = 0; i < views.size(); ++i) found[i] = run_locked(views[i]);
         }
         py::list out;
         for (const auto& d : found) out.append(detections_array(d));
@@ -95,13 +97,15 @@ public:
     SharedModel model() const { return model_; }
 
 private:
-    std::vector<Detection> run(const cv::Mat& gray) {
+    std::vector<Detection> run(const cv::Mat& view) {
         py::gil_scoped_release release;
-        return run_locked(gray);
+        return run_locked(view);
     }
 
-    // The CPU detectors are reentrant; a GPU detector owns its device buffers, so its frames go one at a time.
-    std::vector<Detection> run_locked(const cv::Mat& gray) {
+    // Without the GIL: the BGR conversion, then detection. The CPU detectors are reentrant; a GPU detector owns
+    // its device buffers, so its frames go one at a time.
+    std::vector<Detection> run_locked(const cv::Mat& view) {
+        const cv::Mat gray = gray_of(view);
         if (backend_ == "cpu") return detector_->detect(gray);
         const std::lock_guard<std::mutex> lock(gpu_mutex_);
         return detector_->detect(gray);

@@ -34,7 +34,7 @@ void check_layout(const py::array& a, bool colour) {
 
 }  // namespace
 
-cv::Mat gray_of(const py::array& image, Size window) {
+cv::Mat view_of(const py::array& image, Size window) {
     if (image.dtype().kind() != 'u' || image.itemsize() != 1)  // by value: an unpickled array has its own dtype object
         throw py::type_error("image: dtype " + std::string(py::str(image.dtype())) +
                              " is not supported (uint8 gray or BGR; convert with image.astype(numpy.uint8))");
@@ -50,9 +50,13 @@ cv::Mat gray_of(const py::array& image, Size window) {
                               cli::size_text(window));
     void* data = const_cast<void*>(image.data());
     const auto step = static_cast<std::size_t>(image.strides(0));
-    if (!colour) return cv::Mat(size.height, size.width, CV_8UC1, data, step);
+    return cv::Mat(size.height, size.width, colour ? CV_8UC3 : CV_8UC1, data, step);
+}
+
+cv::Mat gray_of(const cv::Mat& view) {
+    if (view.channels() == 1) return view;
     cv::Mat gray;
-    cv::cvtColor(cv::Mat(size.height, size.width, CV_8UC3, data, step), gray, cv::COLOR_BGR2GRAY);
+    cv::cvtColor(view, gray, cv::COLOR_BGR2GRAY);
     return gray;
 }
 
