@@ -35,7 +35,9 @@ void check_layout(const py::array& a, bool colour) {
 }  // namespace
 
 cv::Mat view_of(const py::array& image, Size window) {
-    if (image.dtype().kind() != 'u' || image.itemsize() != 1)  // by value: an unpickled array has its own dtype object
+    // By value (an unpickled array has a dtype object of its own), through Python attributes (NumPy's struct
+    // layouts differ between versions).
+    if (py::str(image.dtype().attr("char")).cast<std::string>() != "B")
         throw py::type_error("image: dtype " + std::string(py::str(image.dtype())) +
                              " is not supported (uint8 gray or BGR; convert with image.astype(numpy.uint8))");
     const bool colour = image.ndim() == 3 && image.shape(2) == 3;
