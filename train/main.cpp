@@ -2,6 +2,7 @@
 // data/ and the training pieces of train/.
 #include <cstring>
 #include <iostream>
+#include <string>
 
 #include "cli/tool_main.hpp"
 #include "train/hog/hog_command.hpp"
@@ -13,14 +14,14 @@ namespace {
 struct Command {
     const char* name;
     const char* summary;
-    int (*run)(int argc, char** argv);
+    bool (*run)(int argc, const char* const* argv, const cascade::data::ProgressListener& listener);
 };
 
 constexpr Command kCommands[] = {
-    {"lbp", "WaldBoost cascade of multi-block LBP weak learners (for the LBP detectors)", cascade::train::lbp::command},
+    {"lbp", "WaldBoost cascade of multi-block LBP weak learners (for the LBP detectors)", cascade::train::lbp::run},
     {"lbp-opencv", "opencv_traincascade's LBP cascade: stages of subset stumps, written as OpenCV's XML",
-     cascade::train::lbp::stage_command},
-    {"hog", "AdaBoost cascade of HoG-block linear SVMs (Bilgic 2010, after Zhu et al. 2006)", cascade::train::hog::command},
+     cascade::train::lbp::stage_run},
+    {"hog", "AdaBoost cascade of HoG-block linear SVMs (Bilgic 2010, after Zhu et al. 2006)", cascade::train::hog::run},
 };
 
 void usage(std::ostream& out) {
@@ -41,7 +42,11 @@ int main(int argc, char** argv) {
         return 0;
     }
     for (const Command& c : kCommands)
-        if (std::strcmp(argv[1], c.name) == 0) return c.run(argc - 1, argv + 1);
+        if (std::strcmp(argv[1], c.name) == 0)
+            return cascade::cli::run_tool(std::string("cascade-train ") + c.name, [&] {
+                c.run(argc - 1, argv + 1, {});
+                return 0;
+            });
     return cascade::cli::report_error("cascade-train", std::string("unknown command '") + argv[1] +
                                                            "' (see cascade-train --help)", 2);
 }

@@ -9,7 +9,6 @@
 
 #include "cli/duration_text.hpp"
 #include "cli/number_text.hpp"
-#include "cli/tool_main.hpp"
 #include "cli/usage_error.hpp"
 #include "cli/values.hpp"
 #include "common/error.hpp"
@@ -309,13 +308,6 @@ bool run(int argc, const char* const* argv, const data::ProgressListener& listen
     check(s);
     train_and_report(s, listener);
     return true;
-}
-
-int command(int argc, char** argv) {
-    return cli::run_tool("cascade-train hog", [&] {
-        run(argc, argv, {});
-        return 0;
-    });
 }
 
 }  // namespace cascade::train::hog

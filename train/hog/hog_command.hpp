@@ -7,10 +7,9 @@
 
 namespace cascade::train::hog {
 
-int command(int argc, char** argv);
-
-// The command's work without the tools' error contract (the Python module's train_hog): throws cli::UsageError
-// and InputError as they come; the log lines go to `listener` when it is set. Returns false after --help.
+// The command (argv[0] is "hog"), without the tools' error contract, which cascade-train's main adds
+// (cli::run_tool): throws cli::UsageError and InputError as they come; the log lines go to `listener` when it
+// is set (the Python module's train_hog), else to stdout. Returns false after --help.
 bool run(int argc, const char* const* argv, const data::ProgressListener& listener);
 
 }  // namespace cascade::train::hog

@@ -8,7 +8,6 @@
 #include "cli/duration_text.hpp"
 #include "cli/number_text.hpp"
 #include "cli/output_paths.hpp"
-#include "cli/tool_main.hpp"
 #include "cli/usage_error.hpp"
 #include "cli/values.hpp"
 #include "common/error.hpp"
@@ -209,13 +208,6 @@ bool run(int argc, const char* const* argv, const data::ProgressListener& listen
     if (c.eval_stride < 1) throw cli::UsageError("--eval-stride", "must be at least 1");
     train_and_report(c, listener);
     return true;
-}
-
-int command(int argc, char** argv) {
-    return cli::run_tool("cascade-train lbp", [&] {
-        run(argc, argv, {});
-        return 0;
-    });
 }
 
 }  // namespace cascade::train::lbp

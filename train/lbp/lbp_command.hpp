@@ -5,11 +5,9 @@
 
 namespace cascade::train::lbp {
 
-// argv[0] is "lbp". Returns the exit code.
-int command(int argc, char** argv);
-
-// The command's work without the tools' error contract (the Python module's train_lbp): throws cli::UsageError
-// and InputError as they come; the log lines go to `listener` when it is set. Returns false after --help.
+// The command (argv[0] is "lbp"), without the tools' error contract, which cascade-train's main adds
+// (cli::run_tool): throws cli::UsageError and InputError as they come; the log lines go to `listener` when it
+// is set (the Python module's train_lbp), else to stdout. Returns false after --help.
 bool run(int argc, const char* const* argv, const data::ProgressListener& listener);
 
 }  // namespace cascade::train::lbp

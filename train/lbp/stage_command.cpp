@@ -5,7 +5,6 @@
 #include "cli/duration_text.hpp"
 #include "cli/number_text.hpp"
 #include "cli/output_paths.hpp"
-#include "cli/tool_main.hpp"
 #include "cli/usage_error.hpp"
 #include "cli/values.hpp"
 #include "common/model_io.hpp"
@@ -210,13 +209,6 @@ bool stage_run(int argc, const char* const* argv, const data::ProgressListener& 
     cli::check_writable_path("--checkpoint", c.config.checkpoint);
     train_and_write(c, listener);
     return true;
-}
-
-int stage_command(int argc, char** argv) {
-    return cli::run_tool("cascade-train lbp-opencv", [&] {
-        stage_run(argc, argv, {});
-        return 0;
-    });
 }
 
 }  // namespace cascade::train::lbp

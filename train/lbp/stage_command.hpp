@@ -6,11 +6,9 @@
 
 namespace cascade::train::lbp {
 
-int stage_command(int argc, char** argv);
-
-// The command's work without the tools' error contract (the Python module's train_lbp_opencv): throws
-// cli::UsageError and InputError as they come; the log lines go to `listener` when it is set. Returns false after
-// --help.
+// The command (argv[0] is "lbp-opencv"), without the tools' error contract, which cascade-train's main adds
+// (cli::run_tool): throws cli::UsageError and InputError as they come; the log lines go to `listener` when it
+// is set (the Python module's train_lbp_opencv), else to stdout. Returns false after --help.
 bool stage_run(int argc, const char* const* argv, const data::ProgressListener& listener);
 
 }  // namespace cascade::train::lbp
