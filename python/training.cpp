@@ -43,13 +43,15 @@ private:
     fs::path path_;
 };
 
-// The callback gets (done, total, line): a log line, or None for a progress update. It is called with the GIL
-// held; an exception it raises ends training and reaches the caller.
+// The callback gets (done, total, line): a log line, or None for a progress step. It is called with the GIL
+// held; an exception it raises ends training and reaches the caller, as does Ctrl-C (checked at every step, with
+// or without a callback).
 data::ProgressListener listener_for(const py::handle& callback) {
-    if (callback.is_none()) return [](int, int, const std::string&) {};
     return [callback](int done, int total, const std::string& line) {
         py::gil_scoped_acquire gil;
-        callback(done, total, line.empty() ? py::object(py::none()) : py::object(py::str(line)));
+        if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+        if (!callback.is_none())
+            callback(done, total, line.empty() ? py::object(py::none()) : py::object(py::str(line)));
     };
 }
 
