@@ -2,6 +2,7 @@
 // (parsed by cascade-eval's own parser) and its DET curve as NumPy arrays.
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
+#include <sstream>
 
 #include "bench/eval/eval_options.hpp"
 #include "bench/eval/protocols.hpp"

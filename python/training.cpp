@@ -60,8 +60,7 @@ SharedModel train(Command command, const char* name, const char* function, const
     if (!progress.is_none() && !PyCallable_Check(progress.ptr())) throw py::type_error("progress: is not callable");
     const ScratchFolder scratch;
     const bool keep = !output.is_none();
-    const std::string model_path = keep ? path_of(output)
-                                        : scratch.file("model.xml");
+    const std::string model_path = keep ? path_of(output) : scratch.file("model.xml");
     std::vector<std::string> args{name};
     append_option("--pos", pos, args);
     append_option("--neg", neg, args);
