@@ -1,6 +1,7 @@
 #include "gpu/template_match_gpu.hpp"
 
 #include <algorithm>
+#include <memory>
 
 #include "common/template_stats.hpp"
 #include "gpu/cuda_check.hpp"
@@ -131,18 +132,21 @@ std::size_t TemplateMatcherGpu::shared_bytes(int templ_width, int templ_height, 
     return tile + sums;
 }
 
-TemplateMatcherGpu::TemplateMatcherGpu(const MatchPlanes& templ, MatchMethod method)
-    : method_(method), stats_(template_stats(templ, method)), channels_(templ.channels), templ_w_(templ.width()),
-      templ_h_(templ.height()) {
+TemplateMatcherGpu::TemplateMatcherGpu(const MatchPlanes& templ, MatchMethod method, MatchPath path)
+    : stream_(), method_(method), path_(path), stats_(template_stats(templ, method)), channels_(templ.channels),
+      templ_w_(templ.width()), templ_h_(templ.height()) {
     if (channels_ < 1 || channels_ > max_match_channels) throw CudaError("template matching: 1 to 3 channels");
     if (255. * 255. * templ_w_ * templ_h_ * channels_ >= 4294967296.)
         throw CudaError("template matching on the GPU: the template is too large for exact uint32 sums");
     int device = 0, limit = 0;
     CASCADE_CUDA_CHECK(cudaGetDevice(&device));
     CASCADE_CUDA_CHECK(cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-    if (shared_bytes(templ_w_, templ_h_, channels_, method) > static_cast<std::size_t>(limit))
+    direct_fits_ = shared_bytes(templ_w_, templ_h_, channels_, method) <= static_cast<std::size_t>(limit);
+    if (!direct_fits_ && path_ == MatchPath::direct)
         throw CudaError("template matching on the GPU: the template's tile does not fit in shared memory");
+    if (!direct_fits_) path_ = MatchPath::fft;
     upload_planes(templ.planes, channels_, templ_, stream_.get());
+    fft_ = std::make_unique<TemplateFftGpu>(templ_.get(), channels_, templ_w_, templ_h_, stats_, stream_.get());
     hit_count_.resize(1);
 }
 
@@ -153,8 +157,31 @@ void TemplateMatcherGpu::upload(const MatchPlanes& image) {
 }
 
 void TemplateMatcherGpu::launch_scores() {
+    scores_.resize(static_cast<std::size_t>(image_w_ - templ_w_ + 1) * (image_h_ - templ_h_ + 1));
+    if (size_w_ != image_w_ || size_h_ != image_h_ || size_path_ == MatchPath::automatic) {
+        size_w_ = image_w_;
+        size_h_ = image_h_;
+        size_path_ = path_ != MatchPath::automatic                                 ? path_
+                     : time_path(MatchPath::fft) < time_path(MatchPath::direct) ? MatchPath::fft
+                                                                                 : MatchPath::direct;
+    }
+    launch_path(size_path_);
+}
+
+// One warm-up and one timed run of the path on the current image (ms).
+float TemplateMatcherGpu::time_path(MatchPath path) {
+    launch_path(path);
+    Event start, stop;
+    start.record(stream_.get());
+    launch_path(path);
+    stop.record(stream_.get());
+    CASCADE_CUDA_CHECK(cudaEventSynchronize(stop.get()));
+    return stop.since(start);
+}
+
+void TemplateMatcherGpu::launch_path(MatchPath path) {
+    if (path == MatchPath::fft) return fft_->scores(image_.get(), image_w_, image_h_, scores_.get());
     const Geometry g{templ_w_, templ_h_, image_w_, image_h_, image_w_ - templ_w_ + 1, image_h_ - templ_h_ + 1};
-    scores_.resize(static_cast<std::size_t>(g.out_w) * g.out_h);
     const Launch l{g,       image_.get(), templ_.get(), stats_, scores_.get(),
                    shared_bytes(templ_w_, templ_h_, channels_, method_), stream_.get()};
     const bool sums = needs_sums(method_);

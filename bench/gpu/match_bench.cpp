@@ -1,7 +1,8 @@
 // cascade-bench match: the GPU template matcher (gpu/template_match_gpu.hpp) against OpenCV's cv::matchTemplate
 // (all cores) on the same real frames (bench-frames/*.pgm, resized to each resolution; colour: three frames as
 // the B, G, R planes), per resolution, channels, template size (cut from the frame's centre) and TM_* mode.
-// GPU: the direct shared-memory kernel's median time per frame (CUDA events, `--repeats` launches per frame,
+// GPU: the matcher's path (--path auto: the faster of the direct kernel and the FFT path, timed on the first
+// frame; or direct, fft) and its median time per frame (CUDA events, `--repeats` launches per frame,
 // image already on the device), and a whole call (upload, kernel, download of the float map). Each row also
 // gives the largest |GPU - OpenCV| score difference and how far the kernel is from the card's INT32 issue rate
 // (one IMAD per template pixel and channel; the window sums add under 1/4 of that) and its memory bandwidth.
@@ -28,7 +29,8 @@ namespace {
 
 const char* const kUsage =
     "usage: cascade-bench match [--data DIR] [--resolutions 1920x1080,3072x2304] [--templates 16,32,128]\n"
-    "  [--channels 1,3] [--frames 3] [--repeats 5] [--threads N] [--no-opencv] [--markdown FILE]\n";
+    "  [--channels 1,3] [--path auto|direct|fft] [--frames 3] [--repeats 5] [--threads N] [--no-opencv]\n"
+    "  [--markdown FILE]\n";
 const char* const kModes[] = {"sqdiff", "sqdiff_normed", "ccorr", "ccorr_normed", "ccoeff", "ccoeff_normed"};
 
 struct MatchBenchOptions {
@@ -37,12 +39,14 @@ struct MatchBenchOptions {
     std::vector<int> templates{16, 32, 128}, channels{1, 3};
     int frames = 3, repeats = 5, threads = 0;
     bool opencv = true;
+    gpu::MatchPath path = gpu::MatchPath::automatic;
 };
 
 struct Row {
     std::string resolution;
     int channels, templ;
     const char* mode;
+    gpu::MatchPath path;
     double kernel_ms, call_ms, opencv_ms, max_diff, int_percent, bandwidth_percent;
 };
 
@@ -70,6 +74,12 @@ MatchBenchOptions parse(int argc, char** argv) {
         else if (key == "--frames") o.frames = cli::parse_int(key, value);
         else if (key == "--repeats") o.repeats = cli::parse_int(key, value);
         else if (key == "--threads") o.threads = cli::parse_int(key, value);
+        else if (key == "--path") {
+            if (value == "auto") o.path = gpu::MatchPath::automatic;
+            else if (value == "direct") o.path = gpu::MatchPath::direct;
+            else if (value == "fft") o.path = gpu::MatchPath::fft;
+            else throw cli::UsageError(key, "'" + value + "' is not auto, direct or fft");
+        }
         else if (key == "--resolutions") {
             o.resolutions.clear();
             for (const std::string& item : split(value, ',')) o.resolutions.push_back(cli::parse_size(key, item));
@@ -124,7 +134,7 @@ Row time_row(const MatchBenchOptions& o, const std::vector<std::vector<cv::Mat>>
                           templ_size);
     std::vector<cv::Mat> templ;
     for (const cv::Mat& p : first) templ.push_back(p(centre).clone());
-    gpu::TemplateMatcherGpu matcher(planes_of(templ), static_cast<MatchMethod>(m));
+    gpu::TemplateMatcherGpu matcher(planes_of(templ), static_cast<MatchMethod>(m), o.path);
     std::vector<double> kernel, call, opencv;
     double worst = 0;
     cv::Mat image, templ_merged, result;
@@ -143,12 +153,12 @@ Row time_row(const MatchBenchOptions& o, const std::vector<std::vector<cv::Mat>>
         worst = std::max(worst, max_difference(map, result));
     }
     Row r{std::to_string(first[0].cols) + "x" + std::to_string(first[0].rows), static_cast<int>(first.size()),
-          templ_size, kModes[m], percentile(kernel, 0.5), percentile(call, 0.5), percentile(opencv, 0.5), worst, 0, 0};
+          templ_size, kModes[m], matcher.path(), percentile(kernel, 0.5), percentile(call, 0.5), percentile(opencv, 0.5), worst, 0, 0};
     const double positions = double(first[0].cols - templ_size + 1) * (first[0].rows - templ_size + 1);
     const double macs = positions * templ_size * templ_size * r.channels;
     const double bytes = double(first[0].total()) * r.channels + positions * sizeof(float);
-    if (r.kernel_ms > 0) {
-        r.int_percent = 100 * macs / (r.kernel_ms * 1e-3) / limits.int_ops_per_s;
+    if (r.kernel_ms > 0) {  // the INT32 share only means something for the direct kernel
+        if (r.path == gpu::MatchPath::direct) r.int_percent = 100 * macs / (r.kernel_ms * 1e-3) / limits.int_ops_per_s;
         r.bandwidth_percent = 100 * bytes / (r.kernel_ms * 1e-3) / limits.bytes_per_s;
     }
     return r;
@@ -162,16 +172,18 @@ std::string number(double value, const char* format, bool present) {
 }
 
 std::string markdown(const std::vector<Row>& rows, const MatchBenchOptions& o) {
-    std::string out = "| resolution | ch | template | mode | GPU kernel ms | GPU call ms | OpenCV ms | speed-up "
+    std::string out = "| resolution | ch | template | mode | path | GPU kernel ms | GPU call ms | OpenCV ms | speed-up "
                       "(kernel) | max abs diff | % INT32 peak | % DRAM peak |\n"
-                      "|---|---|---|---|---|---|---|---|---|---|---|\n";
+                      "|---|---|---|---|---|---|---|---|---|---|---|---|\n";
     char line[256];
     for (const Row& r : rows) {
-        std::snprintf(line, sizeof line, "| %s | %d | %dx%d | %s | %.4f | %.3f | %s | %s | %s | %.1f | %.2f |\n",
-                      r.resolution.c_str(), r.channels, r.templ, r.templ, r.mode, r.kernel_ms, r.call_ms,
+        std::snprintf(line, sizeof line, "| %s | %d | %dx%d | %s | %s | %.4f | %.3f | %s | %s | %s | %s | %.2f |\n",
+                      r.resolution.c_str(), r.channels, r.templ, r.templ, r.mode,
+                      r.path == gpu::MatchPath::fft ? "fft" : "direct", r.kernel_ms, r.call_ms,
                       number(r.opencv_ms, "%.2f", o.opencv).c_str(),
                       number(r.opencv_ms / r.kernel_ms, "%.0fx", o.opencv && r.kernel_ms > 0).c_str(),
-                      number(r.max_diff, "%.2g", o.opencv).c_str(), r.int_percent, r.bandwidth_percent);
+                      number(r.max_diff, "%.2g", o.opencv).c_str(),
+                      number(r.int_percent, "%.1f", r.path == gpu::MatchPath::direct).c_str(), r.bandwidth_percent);
         out += line;
     }
     return out;
