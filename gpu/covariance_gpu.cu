@@ -1,7 +1,5 @@
 #include "gpu/covariance_gpu.hpp"
 
-#include <cub/block/block_scan.cuh>
-
 #include "gpu/cuda_check.hpp"
 #include "gpu/plane_upload.hpp"
 
@@ -12,13 +10,19 @@ namespace {
 constexpr int kRowThreads = 256;
 
 // One block per image row y: the row's features, every plane prefix-summed along the row into integral row y + 1
-// (column 0 and, in block 0, row 0 set to zero).
+// (column 0 and, in block 0, row 0 set to zero). Each chunk of kRowThreads pixels: every plane scanned within
+// each warp by shuffles, the warps' totals combined through shared memory: two barriers per chunk for all planes;
+// the chunk's sums staged in shared memory (kRowThreads x planes int64, dynamic) and stored as one contiguous run.
+// D = layout.dim(), a template argument so that the planes' running sums stay in registers.
+template <int D>
 __global__ void __launch_bounds__(kRowThreads)
     covariance_rows(MatchPlanes colour, GrayView grey, CovarianceLayout layout, std::int64_t* sums) {
-    using Scan = cub::BlockScan<long long, kRowThreads>;
-    __shared__ typename Scan::TempStorage temp;
-    __shared__ long long carry[max_cov_features + max_cov_features * (max_cov_features + 1) / 2];
-    const int y = blockIdx.x, width = grey.width, planes = layout.planes(), d = layout.dim();
+    constexpr int kWarps = kRowThreads / 32, planes = D + D * (D + 1) / 2, d = D;
+    __shared__ long long warp_totals[kWarps][planes];
+    __shared__ long long carry[planes];
+    extern __shared__ long long staged[];
+    const int y = blockIdx.x, width = grey.width;
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     const std::size_t stride = static_cast<std::size_t>(width + 1) * planes;  // elements per integral row
     for (int k = threadIdx.x; k < planes; k += kRowThreads) {
         carry[k] = 0;
@@ -26,12 +30,12 @@ __global__ void __launch_bounds__(kRowThreads)
     }
     if (y == 0)
         for (std::size_t i = threadIdx.x; i < stride; i += kRowThreads) sums[i] = 0;
-    __syncthreads();
     for (int x0 = 0; x0 < width; x0 += kRowThreads) {
         const int x = x0 + threadIdx.x;
         int f[max_cov_features] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
         if (x < width) pixel_features(colour, grey, layout, x, y, f);
-        std::int64_t* out = sums + (y + 1) * stride + static_cast<std::size_t>(x + 1) * planes;
+        long long running[planes];
+#pragma unroll
         for (int k = 0, i = 0, j = 0; k < planes; ++k) {  // plane k: f_k for k < d, then f_i f_j (i <= j)
             long long value = 0;
             if (k < d) {
@@ -40,13 +44,28 @@ __global__ void __launch_bounds__(kRowThreads)
                 value = static_cast<long long>(f[i]) * f[j];
                 if (++j == d) j = ++i;
             }
-            long long running = 0;
-            Scan(temp).InclusiveSum(value, running);
-            if (x < width) out[k] = carry[k] + running;
-            __syncthreads();
-            if (threadIdx.x == kRowThreads - 1) carry[k] += running;
-            __syncthreads();
+            for (int offset = 1; offset < 32; offset <<= 1) {
+                const long long n = __shfl_up_sync(0xffffffffu, value, offset);
+                if (lane >= offset) value += n;
+            }
+            running[k] = value;
+            if (lane == 31) warp_totals[warp][k] = value;
         }
+        __syncthreads();  // the warps' totals, the carry and the previous chunk's stores are complete
+#pragma unroll
+        for (int k = 0; k < planes; ++k) {
+            long long before = carry[k];
+            for (int w = 0; w < warp; ++w) before += warp_totals[w][k];
+            staged[threadIdx.x * planes + k] = before + running[k];
+        }
+        long long chunk = 0;  // this chunk's total of plane threadIdx.x
+        if (threadIdx.x < planes)
+            for (int w = 0; w < kWarps; ++w) chunk += warp_totals[w][threadIdx.x];
+        __syncthreads();  // every thread has read carry and the totals, and staged its sums
+        if (threadIdx.x < planes) carry[threadIdx.x] += chunk;
+        std::int64_t* out = sums + (y + 1) * stride + static_cast<std::size_t>(x0 + 1) * planes;
+        const int count = min(kRowThreads, width - x0) * planes;
+        for (int i = threadIdx.x; i < count; i += kRowThreads) out[i] = staged[i];
     }
 }
 
@@ -108,7 +127,11 @@ std::vector<ScoreMap> CovarianceMatcherGpu::search(const MatchPlanes& colour, co
 
     timer_.reset(timing_);
     timer_.begin("rows", stream_.get());
-    covariance_rows<<<height_, kRowThreads, 0, stream_.get()>>>(device_colour, device_grey, layout_, sums_.get());
+    const auto rows = layout_.dim() == 3 ? covariance_rows<3> : layout_.dim() == 5 ? covariance_rows<5>
+                      : layout_.dim() == 7 ? covariance_rows<7> : covariance_rows<9>;
+    const int staged = kRowThreads * layout_.planes() * static_cast<int>(sizeof(std::int64_t));
+    CASCADE_CUDA_CHECK(cudaFuncSetAttribute(rows, cudaFuncAttributeMaxDynamicSharedMemorySize, staged));
+    rows<<<height_, kRowThreads, staged, stream_.get()>>>(device_colour, device_grey, layout_, sums_.get());
     CASCADE_CUDA_CHECK(cudaGetLastError());
     timer_.end(stream_.get());
     timer_.begin("columns", stream_.get());
