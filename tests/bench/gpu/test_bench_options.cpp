@@ -47,6 +47,7 @@ TEST_CASE("cascade-bench match and covariance: bad values are usage errors namin
     check_usage_error({"match", "--templates", "0"}, "--templates");
     check_usage_error({"match", "--resolutions", "64x48", "--templates", "128"}, "--templates");
     check_usage_error({"match", "--repeats", "0"}, "--repeats");
+    check_usage_error({"match", "--path", "fast"}, "--path");
     check_usage_error({"match", "--no-such-option", "1"}, "--no-such-option");
     check_usage_error({"covariance", "--step", "0"}, "--step");
     check_usage_error({"covariance", "--target", "4"}, "--target");
