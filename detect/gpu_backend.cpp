@@ -2,6 +2,7 @@
 
 #include "cli/usage_error.hpp"
 #include "gpu/cuda_check.hpp"
+#include "gpu/haar_gpu_detector.hpp"
 #include "gpu/hog_gpu_detector.hpp"
 #include "gpu/lbp_gpu_detector.hpp"
 
@@ -47,11 +48,12 @@ GpuOptions gpu_options(const ScanParams& params, const GpuSettings& settings) {
 std::unique_ptr<Backend> make_gpu_backend(const PackedModel& model, const ScanParams& params,
                                           const GpuSettings& settings) {
     const auto lbp = gpu_options<gpu::LbpGpuOptions>(params, settings);  // checks the settings first
-    if (std::holds_alternative<HaarCascade>(model.model.cascade))
-        throw InputError(model.model.source, "Haar cascades do not run on the GPU yet (use --backend cpu)");
     if (!gpu::cuda_device_available()) throw InputError("--backend gpu", "no CUDA device is available");
     if (const auto* c = std::get_if<LbpCascade>(&model.model.cascade))
         return std::make_unique<GpuBackend>(c->window, std::make_unique<gpu::LbpGpuDetector>(*c, model.stumps, lbp));
+    if (const auto* c = std::get_if<HaarCascade>(&model.model.cascade))
+        return std::make_unique<GpuBackend>(
+            c->window, std::make_unique<gpu::HaarGpuDetector>(*c, gpu_options<gpu::HaarGpuOptions>(params, settings)));
     const auto& hog = std::get<HogCascade>(model.model.cascade);
     return std::make_unique<GpuBackend>(
         hog.window, std::make_unique<gpu::HogGpuDetector>(hog, gpu_options<gpu::HogGpuOptions>(params, settings)));

@@ -26,12 +26,12 @@ constexpr const char* kUsage = R"(Usage: cascade-detect [options] INPUT...
 
 Runs a boosted-cascade object detector over images, folders, list files and videos and writes every detection
 (file, frame, x, y, w, h, score) as JSON or CSV, optionally with annotated images or an annotated video. The
-model is the project's XML, OpenCV's LBP or Haar cascade XML (Haar: --backend cpu only) or a packed model from
-cascade-export. INPUT is an image file; a folder (its images, sorted by name, not recursive; other files are
-skipped by extension); @LIST, a text file with one path per line, relative to the list's folder (lines
-starting with # are comments); or a video (.avi .mp4 .mkv .mov .webm, or any file that is not an image but
-opens as a video). Frames are converted to 8-bit gray. Every input must be readable and at least as large as
-the model window, in folders, lists and videos alike: the first bad input stops the run with exit code 1 (2
+model is the project's XML, OpenCV's LBP or Haar cascade XML (Haar on the GPU: exact pyramid) or a packed
+model from cascade-export. INPUT is an image file; a folder (its images, sorted by name, not recursive; other
+files are skipped by extension); @LIST, a text file with one path per line, relative to the list's folder
+(lines starting with # are comments); or a video (.avi .mp4 .mkv .mov .webm, or any file that is not an image
+but opens as a video). Frames are converted to 8-bit gray. Every input must be readable and at least as large
+as the model window, in folders, lists and videos alike: the first bad input stops the run with exit code 1 (2
 for bad options), and then no output file, annotated image or video is left behind; outputs are written to
 temporaries renamed on success. With --skip-bad a bad input is skipped and reported instead (stderr, and
 "skipped" in the JSON). An image or video whose header declares more than 100 million pixels is bad input (the

@@ -36,18 +36,23 @@ __device__ __forceinline__ bool goes_on(int reached, int end, Survivor& s) {
 }
 
 // Stages [begin, end) on the window at (x, y) of `sampler`: one thread, or the whole warp (every lane passes
-// the same arguments) for a source with kWarpPerSurvivor. Returns run_stages' answer.
+// the same arguments) for a source with kWarpPerSurvivor. Returns run_stages' answer, or kWindowRefused for a
+// window its family refuses (common/cascade_eval.hpp: neither goes on nor counts as a first-stage rejection).
 template <class Source, class Sampler>
 __device__ __forceinline__ int run_group(const Source& src, const typename Source::View& view, const Sampler& sampler,
                                          int x, int y, int begin, int end, double& sum) {
-    return run_stages(view, src.window_at(view, sampler, x, y), begin, end, sum);
+    const auto window = src.window_at(view, sampler, x, y);
+    if (refused(window)) return kWindowRefused;
+    return run_stages(view, window, begin, end, sum);
 }
 
 template <class Source, class Sampler>
 __device__ int run_group_warp(const Source& src, const typename Source::View& view, const Sampler& sampler, int x,
                               int y, int begin, int end, double& sum) {
     using Window = decltype(src.window_at(view, sampler, x, y));
-    const WarpResponses<Window> responses{src.window_at(view, sampler, x, y), weak_count(view), view.stages};
+    const Window window = src.window_at(view, sampler, x, y);
+    if (refused(window)) return kWindowRefused;
+    const WarpResponses<Window> responses{window, weak_count(view), view.stages};
     return run_stages(view, responses, begin, end, sum);
 }
 

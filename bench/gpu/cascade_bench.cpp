@@ -13,6 +13,7 @@ int main(int argc, char** argv) {
     using namespace cascade;
     return cli::run_tool("cascade-bench", [&] {
         if (argc > 1 && std::string(argv[1]) == "hog") return bench::run_hog_bench(argc - 1, argv + 1);
+        if (argc > 1 && std::string(argv[1]) == "haar") return bench::run_haar_bench(argc - 1, argv + 1);
         if (argc > 1 && std::string(argv[1]) == "match") return bench::run_match_bench(argc - 1, argv + 1);
         if (argc > 1 && std::string(argv[1]) == "covariance") return bench::run_covariance_bench(argc - 1, argv + 1);
         return bench::run_lbp_bench(argc, argv);

@@ -9,6 +9,7 @@ int run_lbp_bench(int argc, char** argv);
 // cascade-bench hog [...] (argv[0] is "hog"): the GPU HoG detector against OpenCV's HOGDescriptor people
 // detector (bench/gpu/hog_bench.cpp).
 int run_hog_bench(int argc, char** argv);
+int run_haar_bench(int argc, char** argv);
 // cascade-bench match [...] (argv[0] is "match"): the GPU template matcher against cv::matchTemplate
 // (bench/gpu/match_bench.cpp).
 int run_match_bench(int argc, char** argv);

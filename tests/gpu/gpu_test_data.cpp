@@ -65,4 +65,8 @@ std::optional<HogCascade> load_hog_model(const std::string& data_dir, const std:
     return load_model_of_kind<HogCascade>(data_dir, file);
 }
 
+std::optional<HaarCascade> load_haar_model(const std::string& data_dir, const std::string& file) {
+    return load_model_of_kind<HaarCascade>(data_dir, file);
+}
+
 }  // namespace cascade::test

@@ -26,8 +26,9 @@ struct Frame {
 // frames/*.pgm of the data folder, sorted by name; at most `limit` (0: all).
 std::vector<Frame> load_frames(const std::string& data_dir, std::size_t limit = 0);
 
-// models/<file> of the data folder as an LBP or a HoG cascade (InputError when it is of the other kind).
+// models/<file> of the data folder as an LBP, HoG or Haar cascade (InputError when it is of another kind).
 std::optional<LbpCascade> load_lbp_model(const std::string& data_dir, const std::string& file);
 std::optional<HogCascade> load_hog_model(const std::string& data_dir, const std::string& file);
+std::optional<HaarCascade> load_haar_model(const std::string& data_dir, const std::string& file);
 
 }  // namespace cascade::test

@@ -1,16 +1,20 @@
-// cascade-bench's LBP family: the GPU LBP detector (gpu/lbp_gpu_detector.hpp) against OpenCV's CPU
-// CascadeClassifier (its own scan rule, raw windows) on the same frames.
+// cascade-bench's families of OpenCV's cascades: the GPU LBP detector (gpu/lbp_gpu_detector.hpp; cascade-bench)
+// and the GPU Haar detector (gpu/haar_gpu_detector.hpp; cascade-bench haar), each against OpenCV's CPU
+// CascadeClassifier with the same model (its own scan rule, raw windows, all cores) on the same frames.
 #include "bench/gpu/families.hpp"
 
 #include <iostream>
+#include <type_traits>
 #include <opencv2/core/ocl.hpp>
 #include <opencv2/objdetect.hpp>
 
 #include "bench/gpu/bench_core.hpp"
 #include "bench/gpu/bench_util.hpp"
 #include "common/error.hpp"
+#include "common/haar_cpu_detector.hpp"
 #include "common/lbp_cpu_detector.hpp"
 #include "common/packed_model.hpp"
+#include "gpu/haar_gpu_detector.hpp"
 #include "gpu/lbp_gpu_detector.hpp"
 
 namespace cascade::bench {
@@ -27,12 +31,16 @@ const char* const kUsage =
     "  [--scale-factor 1.1] [--min-size 24] [--frames 200] [--warmup 20] [--opencv-frames 20]\n"
     "  [--parity-frames 2] [--kernel-frames 10] [--max-sources N] [--threads N] [--no-opencv]\n"
     "  [--json FILE] [--markdown FILE] [--date TEXT]\n"
+    "       cascade-bench haar [...]  (the same for OpenCV's Haar cascades: --model haarcascade_*.xml, default\n"
+    "   frontal face; configs exact/1/all,exact/0/all; --min-size 0 = the model's window; no LBP tuning)\n"
     "       cascade-bench hog [...]  (the HoG detector against OpenCV's HOGDescriptor; hog --help)\n";
 
-class LbpBench : public BenchFamily {
+// An LBP or a Haar cascade (Cascade), which cv::CascadeClassifier loads too.
+template <class Cascade>
+class OpenCvCascadeBench : public BenchFamily {
 public:
-    LbpBench(const BenchOptions& o, const PackedModel& packed)
-        : o_(o), model_(std::get<LbpCascade>(packed.model.cascade)), stumps_(packed.stumps) {
+    OpenCvCascadeBench(const BenchOptions& o, const PackedModel& packed)
+        : o_(o), model_(std::get<Cascade>(packed.model.cascade)), stumps_(packed.stumps) {
         cv::ocl::setUseOpenCL(false);
         opencv_ = o.opencv && classifier_.load(o.model);
         if (o.opencv && !opencv_) std::cout << "note: OpenCV cannot load " << o.model << ": no OpenCV rows\n";
@@ -51,7 +59,7 @@ public:
     }
 
     std::unique_ptr<gpu::GpuDetector> make_detector(const Config& config, double scale, bool time_kernels) override {
-        gpu::LbpGpuOptions options;
+        std::conditional_t<std::is_same_v<Cascade, LbpCascade>, gpu::LbpGpuOptions, gpu::HaarGpuOptions> options;
         options.mode = config.mode;
         options.compaction = config.compaction;
         options.rule.stride = config.stride;
@@ -62,11 +70,15 @@ public:
             for (std::size_t s = 0; s + 1 < model_.stages.size(); ++s)
                 options.compaction_points.push_back(model_.stages[s].first + model_.stages[s].count);
         }
-        options.integral_tiles = o_.tiles;
-        options.shared_carveout = o_.carveout;
-        options.warp_tail = o_.warp_tail;
         options.time_kernels = time_kernels;
-        return std::make_unique<gpu::LbpGpuDetector>(model_, stumps_, options);
+        if constexpr (std::is_same_v<Cascade, HaarCascade>) {
+            return std::make_unique<gpu::HaarGpuDetector>(model_, options);
+        } else {
+            options.integral_tiles = o_.tiles;
+            options.shared_carveout = o_.carveout;
+            options.warp_tail = o_.warp_tail;
+            return std::make_unique<gpu::LbpGpuDetector>(model_, stumps_, options);
+        }
     }
 
     std::vector<Detection> cpu_windows(const cv::Mat& frame, int stride, double scale) override {
@@ -77,6 +89,7 @@ public:
     }
 
     std::string detector_name(gpu::PyramidMode mode) const override {
+        if constexpr (std::is_same_v<Cascade, HaarCascade>) return "haar-exact";
         return mode == gpu::PyramidMode::exact ? "gpu-exact" : "gpu-texture";
     }
     std::string rule_text(int stride, double) const override {
@@ -95,7 +108,7 @@ private:
     }
 
     BenchOptions o_;
-    LbpCascade model_;
+    Cascade model_;
     std::vector<std::uint32_t> stumps_;
     cv::CascadeClassifier classifier_;
     bool opencv_ = false;
@@ -118,7 +131,24 @@ int run_lbp_bench(int argc, char** argv) {
     if (o.model.empty()) o.model = o.data + "/models/lbpcascade_frontalface.xml";
     const PackedModel packed = load_packed_model(o.model);
     if (!std::holds_alternative<LbpCascade>(packed.model.cascade)) throw InputError(o.model, "not an LBP cascade");
-    LbpBench family(o, packed);
+    OpenCvCascadeBench<LbpCascade> family(o, packed);
+    return run_bench(o, family);
+}
+
+int run_haar_bench(int argc, char** argv) {
+    BenchOptions defaults;
+    defaults.resolutions = {"720x480", "1280x720", "1920x1080"};
+    defaults.scales = {1.1};
+    defaults.configs = {"exact/1/all", "exact/0/all"};
+    defaults.frames = 100;
+    defaults.warmup = 10;
+    defaults.opencv_frames = 10;
+    defaults.points = gpu::HaarGpuOptions{}.compaction_points;
+    BenchOptions o = parse_bench_options(argc, argv, defaults, FamilyOptions::lbp, kUsage);
+    if (o.model.empty()) o.model = o.data + "/models/haarcascade_frontalface_default.xml";
+    const PackedModel packed = load_packed_model(o.model);
+    if (!std::holds_alternative<HaarCascade>(packed.model.cascade)) throw InputError(o.model, "not a Haar cascade");
+    OpenCvCascadeBench<HaarCascade> family(o, packed);
     return run_bench(o, family);
 }
 

@@ -1,0 +1,50 @@
+// The Haar family's cascade launch and planes (host side; the window source in haar_cascade_gpu.cu, the
+// kernels in gpu/cascade_kernels.cuh). Haar windows read each level's integral, squared integral and tilted
+// integral images from global memory with common/haar_eval.hpp's HaarWindow; the model's arrays (stages,
+// trees, nodes, leaves) live in global memory too (the frontal-face cascades' nodes exceed constant memory).
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "common/model.hpp"
+#include "gpu/cascade_target.hpp"
+#include "gpu/detector_types.hpp"
+#include "gpu/frame_layout.hpp"
+#include "gpu/kernel_timer.hpp"
+
+namespace cascade::gpu {
+
+// What the Haar kernels read besides the CascadeTarget: device pointers.
+struct HaarPlanes {
+    Size window;
+    SumPolicy policy;
+    const Stage* stages;
+    const HaarTree* weaks;
+    const HaarNode* nodes;
+    const float* leaves;
+    // Every level's tables at GpuLevel::integral_offset, integral_stride elements a row (the layout's).
+    const std::uint32_t *sums, *squares, *tilted;
+};
+
+// requires: as launch_cascade (gpu/cascade_kernels.cuh).
+void run_haar_cascade(const HaarPlanes& planes, const CascadeTarget& target, const std::vector<int>& group_ends,
+                      Compaction compaction, cudaStream_t stream, KernelTimer& timer);
+
+struct HaarIntegralTarget {
+    const GpuLevel* levels;  // device copy of FrameLayout::gpu
+    int num_levels;
+    int rows, strips;           // FrameLayout::rows, ::strips
+    int max_width, max_height;  // of the largest level
+    const std::uint8_t* pixels;  // the level pixels (build_exact_levels)
+    std::uint32_t *sums, *squares, *tilted;
+};
+
+// Every level's three tables, equal to common/haar_integrals.hpp's compute_haar_integrals of its pixels (row
+// prefix sums, the tilted integral by the CPU's diagonal recurrences, then the column pass; haar_integrals_gpu.cu).
+// Row 0 and column 0 of the tables must be zero.
+void build_haar_integrals(const HaarIntegralTarget& target, cudaStream_t stream, KernelTimer& timer);
+
+}  // namespace cascade::gpu

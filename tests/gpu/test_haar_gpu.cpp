@@ -1,0 +1,89 @@
+// The GPU Haar detector against the CPU reference (common/haar_cpu_detector.hpp, itself equal to OpenCV's
+// CascadeClassifier: tests/common/test_opencv_parity.cpp) on real frames, with OpenCV's Haar cascades packed by
+// tools/gpu-pack: stumps (frontalface_default), trees (frontalface_alt2), tilted features (fullbody,
+// eye_tree_eyeglasses). For every compaction strategy and auto the raw windows and their scores EQUAL
+// detect_windows', with OpenCV's scan rule and a fixed stride.
+// Every test prints "SKIP: no CUDA device" and returns where there is no GPU.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+
+#include "common/error.hpp"
+#include "common/haar_cpu_detector.hpp"
+#include "gpu/haar_gpu_detector.hpp"
+#include "tests/gpu/gpu_test_data.hpp"
+#include "tests/gpu/window_compare.hpp"
+
+namespace {
+
+using namespace cascade;
+using gpu::Compaction;
+using gpu::HaarGpuDetector;
+using gpu::HaarGpuOptions;
+
+struct Scan {
+    double factor;
+    int stride;
+};
+
+ScanParams params_of(const Scan& scan) {
+    ScanParams p;
+    p.pyramid.scale_factor = scan.factor;
+    p.rule.stride = scan.stride;
+    return p;
+}
+
+HaarGpuOptions options_of(const Scan& scan, Compaction compaction) {
+    HaarGpuOptions o;
+    o.compaction = compaction;
+    o.pyramid = params_of(scan).pyramid;
+    o.rule.stride = scan.stride;
+    o.auto_frames = 2;
+    return o;
+}
+
+}  // namespace
+
+TEST_CASE("exact: every strategy gives the CPU's raw windows for OpenCV's Haar cascades") {
+    if (!test::have_cuda_device()) return;
+    const auto dir = test::gpu_data_dir();
+    if (!dir) return;
+    const auto frames = test::load_frames(*dir, 3);
+    if (frames.empty()) return;
+    std::vector<Compaction> strategies = gpu::concrete_compactions();
+    strategies.push_back(Compaction::automatic);
+    long long windows = 0;
+    for (const char* file : {"haarcascade_frontalface_default.xml", "haarcascade_frontalface_alt2.xml",
+                             "haarcascade_fullbody.xml", "haarcascade_eye_tree_eyeglasses.xml"}) {
+        const auto model = test::load_haar_model(*dir, file);
+        if (!model) return;
+        for (const Scan scan : {Scan{1.1, 0}, Scan{1.2, 2}}) {
+            std::vector<HaarGpuDetector> detectors;
+            for (Compaction s : strategies) detectors.emplace_back(*model, options_of(scan, s));
+            for (const auto& f : frames) {
+                auto cpu = detect_windows(*model, f.image.view(), params_of(scan));
+                std::sort(cpu.begin(), cpu.end(), test::by_rect_then_score);
+                windows += static_cast<long long>(cpu.size());
+                for (auto& d : detectors) {
+                    const auto found = d.detect(f.image.view());
+                    INFO(file << " on " << f.label << ", factor " << scan.factor << ", stride " << scan.stride
+                              << ", strategy " << gpu::to_string(d.last_stats().strategy));
+                    CHECK_MESSAGE(test::equal_windows(found, cpu), test::difference(found, cpu));
+                }
+            }
+        }
+    }
+    MESSAGE(windows << " CPU windows compared against every strategy");
+    CHECK(windows > 100);  // equality of empty sets proves nothing
+}
+
+TEST_CASE("texture mode is refused for Haar cascades") {
+    if (!test::have_cuda_device()) return;
+    const auto dir = test::gpu_data_dir();
+    if (!dir) return;
+    const auto model = test::load_haar_model(*dir, "haarcascade_frontalface_alt2.xml");
+    if (!model) return;
+    HaarGpuOptions o;
+    o.mode = gpu::PyramidMode::texture;
+    CHECK_THROWS_AS(HaarGpuDetector(*model, o), InputError);
+}
