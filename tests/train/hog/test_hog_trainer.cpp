@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/tool_main.hpp"
 #include "common/error.hpp"
 #include "common/hog_cpu_detector.hpp"
 #include "common/model_io.hpp"
@@ -130,7 +131,10 @@ int run_cli(std::vector<std::string> args) {
     args.insert(args.begin(), "hog");
     std::vector<char*> argv;
     for (std::string& a : args) argv.push_back(a.data());
-    return command(static_cast<int>(argv.size()), argv.data());
+    return cli::run_tool("cascade-train hog", [&] {
+        run(static_cast<int>(argv.size()), argv.data(), {});
+        return 0;
+    });
 }
 
 }  // namespace
