@@ -9,8 +9,10 @@ import numpy as np
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-SAMPLES = pathlib.Path("/usr/share/doc/opencv-doc/examples/data")
-FRONTAL_FACE = pathlib.Path("/usr/share/opencv4/lbpcascades/lbpcascade_frontalface.xml")
+# Where Debian's opencv-doc and opencv-data put them; elsewhere (the GPU machine: tools/gpu-check) from the environment.
+SAMPLES = pathlib.Path(os.environ.get("CASCADE_SAMPLES_DIR", "/usr/share/doc/opencv-doc/examples/data"))
+FRONTAL_FACE = pathlib.Path(os.environ.get("CASCADE_FRONTAL_FACE",
+                                           "/usr/share/opencv4/lbpcascades/lbpcascade_frontalface.xml"))
 DATA = ROOT.parent / "shared" / "data"
 BUILD = ROOT / "build"
 
