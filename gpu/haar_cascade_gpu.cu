@@ -2,14 +2,25 @@
 
 #include "common/haar_eval.hpp"
 #include "gpu/cascade_kernels.cuh"
+#include "gpu/samplers.cuh"
 
 namespace cascade::gpu {
 
 namespace {
 
-// The Haar window source (gpu/cascade_kernels.cuh): a thread per window; a tree reads 8 or 12 corners a node.
+// What a Haar window reads, as HaarIntegralView: the level's tables through the non-coherent cache.
+struct HaarTables {
+    GlobalIntegral sums, squares, tilted;
+};
+
+// The Haar window source (gpu/cascade_kernels.cuh). The first group: a thread per window. Its survivors: a warp
+// per window, the lanes computing one stage's trees side by side (gpu/warp_responses.cuh), because the few
+// windows that pass the first stages have thousands of trees to go (frontalface_default: 0.9% of the 1080p
+// windows reach tree 189 of 2913), which one thread per window walked one after another (2.1 ms of 2.7 ms).
+// Nothing is tiled: a tree reads 8 or 12 corners, which the L1 cache serves; tiles in shared memory, copied
+// per block as the LBP source's, made the first group slower (0.33 ms against 0.19 ms, docs/benchmarks.md).
 struct HaarSource : FamilyWindows<HaarFamily> {
-    static constexpr bool kWarpPerSurvivor = false;
+    static constexpr bool kWarpPerSurvivor = true;
     static constexpr int kSharedThreads = 256;
     static constexpr int kSharedMinBlocks = 2;
 
@@ -22,12 +33,14 @@ struct HaarSource : FamilyWindows<HaarFamily> {
         v.leaves = planes.leaves;
         return v;
     }
-    __device__ __forceinline__ HaarIntegralView level(const GpuLevel& l) const {
-        return {{planes.sums + l.integral_offset, l.integral_stride},
-                {planes.squares + l.integral_offset, l.integral_stride},
-                {planes.tilted + l.integral_offset, l.integral_stride}};
+    __device__ __forceinline__ GlobalIntegral table(const std::uint32_t* base, const GpuLevel& l) const {
+        return {base + l.integral_offset, l.integral_stride};
     }
-    __device__ __forceinline__ HaarIntegralView block(const GpuLevel& l, int, int, int, std::uint32_t*) const {
+    __device__ __forceinline__ HaarTables level(const GpuLevel& l) const {
+        const GlobalIntegral sums = table(planes.sums, l);  // in place of tilted when no feature reads it
+        return {sums, table(planes.squares, l), planes.tilted ? table(planes.tilted, l) : sums};
+    }
+    __device__ __forceinline__ HaarTables block(const GpuLevel& l, int, int, int, std::uint32_t*) const {
         return level(l);
     }
 };

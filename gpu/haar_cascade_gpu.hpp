@@ -1,7 +1,9 @@
 // The Haar family's cascade launch and planes (host side; the window source in haar_cascade_gpu.cu, the
 // kernels in gpu/cascade_kernels.cuh). Haar windows read each level's integral, squared integral and tilted
-// integral images from global memory with common/haar_eval.hpp's HaarWindow; the model's arrays (stages,
-// trees, nodes, leaves) live in global memory too (the frontal-face cascades' nodes exceed constant memory).
+// integral images from global memory with common/haar_eval.hpp's HaarWindow, one thread per window in the first
+// group and one warp per surviving window after it. The tilted table exists only for a cascade with tilted
+// features. The model's arrays (stages, trees, nodes, leaves) live in global memory (the frontal-face cascades'
+// nodes exceed constant memory).
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -26,6 +28,7 @@ struct HaarPlanes {
     const HaarNode* nodes;
     const float* leaves;
     // Every level's tables at GpuLevel::integral_offset, integral_stride elements a row (the layout's).
+    // tilted: null when no feature of the cascade is tilted.
     const std::uint32_t *sums, *squares, *tilted;
 };
 
@@ -39,7 +42,7 @@ struct HaarIntegralTarget {
     int rows, strips;           // FrameLayout::rows, ::strips
     int max_width, max_height;  // of the largest level
     const std::uint8_t* pixels;  // the level pixels (build_exact_levels)
-    std::uint32_t *sums, *squares, *tilted;
+    std::uint32_t *sums, *squares, *tilted;  // tilted: null, not built, when no feature reads it
 };
 
 // Every level's three tables, equal to common/haar_integrals.hpp's compute_haar_integrals of its pixels (row

@@ -26,6 +26,8 @@ public:
         copy_to_device(weaks_, cascade.weaks, stream());
         copy_to_device(nodes_, cascade.nodes, stream());
         copy_to_device(leaves_, cascade.leaves, stream());
+        tilted_features_ = std::any_of(cascade.nodes.begin(), cascade.nodes.end(),
+                                       [](const HaarNode& n) { return n.feature.tilted != 0; });
         claim_constants();
     }
 
@@ -40,6 +42,7 @@ private:
         const cudaStream_t s = stream();
         const auto n = static_cast<std::size_t>(std::max<long long>(layout_.integral_elements, 1));
         for (DeviceBuffer<std::uint32_t>* table : {&sums_, &squares_, &tilted_}) {
+            if (table == &tilted_ && !tilted_features_) continue;  // never built nor read
             table->resize(n);
             // Row 0 and column 0 stay zero: the kernels write rows 1..height (columns 1..width of sums and squares).
             CASCADE_CUDA_CHECK(cudaMemsetAsync(table->get(), 0, n * sizeof(std::uint32_t), s));
@@ -58,18 +61,20 @@ private:
             max_height = std::max(max_height, l.height);
         }
         build_haar_integrals({frame.levels, levels, layout_.rows, layout_.strips, max_width, max_height,
-                              level_pixels_.get(), sums_.get(), squares_.get(), tilted_.get()},
+                              level_pixels_.get(), sums_.get(), squares_.get(), tilted()},
                              stream(), timer);
     }
 
     void run_cascade(const CascadeTarget& target, const std::vector<int>& ends, Compaction strategy,
                      KernelTimer& timer) override {
-        const HaarPlanes planes{cascade_.window, cascade_.policy, stages_.get(), weaks_.get(),   nodes_.get(),
-                                leaves_.get(),   sums_.get(),     squares_.get(), tilted_.get()};
+        const HaarPlanes planes{cascade_.window, cascade_.policy, stages_.get(), weaks_.get(), nodes_.get(),
+                                leaves_.get(),   sums_.get(),     squares_.get(), tilted()};
         run_haar_cascade(planes, target, ends, strategy, stream(), timer);
     }
 
     void upload_constants() override {}  // the model is in global memory, uploaded once
+
+    std::uint32_t* tilted() { return tilted_features_ ? tilted_.get() : nullptr; }
 
     HaarCascade cascade_;
     HaarGpuOptions options_;
@@ -77,6 +82,7 @@ private:
     DeviceBuffer<HaarTree> weaks_;
     DeviceBuffer<HaarNode> nodes_;
     DeviceBuffer<float> leaves_;
+    bool tilted_features_ = false;  // whether any node's feature is tilted: else no tilted table
     // Per frame size.
     FrameLayout layout_;
     DeviceBuffer<std::uint8_t> level_pixels_;

@@ -1,9 +1,10 @@
 // build_haar_integrals (gpu/haar_cascade_gpu.hpp): the three tables of every level.
 //   1. rows: one block per level row writes the row's prefix sums R(k) of the pixels and of their squares into
 //      row y + 1 of the sums and squares tables (cub::BlockScan, 256 pixels a step);
-//   2. tilted, from those row prefixes, by the CPU's diagonal recurrences (common/haar_integrals.cpp): one thread
-//      per anti-diagonal walks down the rows adding R_{y-1}(x) (A), then one thread per diagonal subtracts
-//      B's running sum of R_{y-1}(x - 1); neighbouring threads read neighbouring words of a row;
+//   2. tilted (only for a cascade with tilted features), from those row prefixes, by the CPU's diagonal
+//      recurrences (common/haar_integrals.cpp): one thread per anti-diagonal walks down the rows adding R_{y-1}(x)
+//      (A), then one thread per diagonal subtracts B's running sum of R_{y-1}(x - 1); neighbouring threads read
+//      neighbouring words of a row;
 //   3. columns: pyramid_gpu's column pass turns the row-prefixed sums and squares into integral images.
 // Everything is uint32 arithmetic modulo 2^32, so the order of additions does not change a value.
 #include <cub/block/block_scan.cuh>
@@ -93,13 +94,15 @@ void build_haar_integrals(const HaarIntegralTarget& t, cudaStream_t stream, Kern
     haar_rows_kernel<<<t.rows, kRowThreads, 0, stream>>>(t);
     CASCADE_CUDA_CHECK(cudaGetLastError());
     timer.end(stream);
-    const dim3 grid((t.max_width + t.max_height + 1 + kDiagonalThreads - 1) / kDiagonalThreads, t.num_levels);
-    timer.begin("haar_tilted", stream);
-    haar_tilted_a_kernel<<<grid, kDiagonalThreads, 0, stream>>>(t);
-    CASCADE_CUDA_CHECK(cudaGetLastError());
-    haar_tilted_b_kernel<<<grid, kDiagonalThreads, 0, stream>>>(t);
-    CASCADE_CUDA_CHECK(cudaGetLastError());
-    timer.end(stream);
+    if (t.tilted) {
+        const dim3 grid((t.max_width + t.max_height + 1 + kDiagonalThreads - 1) / kDiagonalThreads, t.num_levels);
+        timer.begin("haar_tilted", stream);
+        haar_tilted_a_kernel<<<grid, kDiagonalThreads, 0, stream>>>(t);
+        CASCADE_CUDA_CHECK(cudaGetLastError());
+        haar_tilted_b_kernel<<<grid, kDiagonalThreads, 0, stream>>>(t);
+        CASCADE_CUDA_CHECK(cudaGetLastError());
+        timer.end(stream);
+    }
     integral_columns({t.levels, t.num_levels, t.rows, t.strips, t.sums}, stream, timer);
     integral_columns({t.levels, t.num_levels, t.rows, t.strips, t.squares}, stream, timer);
 }
