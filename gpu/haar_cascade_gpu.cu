@@ -13,14 +13,13 @@ struct HaarTables {
     GlobalIntegral sums, squares, tilted;
 };
 
-// The Haar window source (gpu/cascade_kernels.cuh). The first group: a thread per window. Its survivors: a warp
-// per window, the lanes computing one stage's trees side by side (gpu/warp_responses.cuh), because the few
-// windows that pass the first stages have thousands of trees to go (frontalface_default: 0.9% of the 1080p
-// windows reach tree 189 of 2913), which one thread per window walked one after another (2.1 ms of 2.7 ms).
-// Nothing is tiled: a tree reads 8 or 12 corners, which the L1 cache serves; tiles in shared memory, copied
-// per block as the LBP source's, made the first group slower (0.33 ms against 0.19 ms, docs/benchmarks.md).
+// The Haar window source (gpu/cascade_kernels.cuh): a thread per window; a tree reads 8 or 12 corners a node,
+// which the L1 cache serves. Measured and left out (docs/benchmarks.md): tiles of the tables in shared memory,
+// copied per block as the LBP source's (first group 0.19 -> 0.33 ms at 1080p); a warp per surviving window
+// (kWarpPerSurvivor, gpu/warp_responses.cuh): frontalface_default's last group 2.1 -> 0.6-0.8 ms, but its second
+// (one stage of 16 stumps over 20% of the windows) 0.12 -> 0.8 ms, and slower at stride 1 and for fullbody.
 struct HaarSource : FamilyWindows<HaarFamily> {
-    static constexpr bool kWarpPerSurvivor = true;
+    static constexpr bool kWarpPerSurvivor = false;
     static constexpr int kSharedThreads = 256;
     static constexpr int kSharedMinBlocks = 2;
 

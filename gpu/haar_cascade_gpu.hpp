@@ -1,9 +1,8 @@
 // The Haar family's cascade launch and planes (host side; the window source in haar_cascade_gpu.cu, the
 // kernels in gpu/cascade_kernels.cuh). Haar windows read each level's integral, squared integral and tilted
-// integral images from global memory with common/haar_eval.hpp's HaarWindow, one thread per window in the first
-// group and one warp per surviving window after it. The tilted table exists only for a cascade with tilted
-// features. The model's arrays (stages, trees, nodes, leaves) live in global memory (the frontal-face cascades'
-// nodes exceed constant memory).
+// integral images from global memory with common/haar_eval.hpp's HaarWindow, one thread per window. The tilted
+// table exists only for a cascade with tilted features. The model's arrays (stages, trees, nodes, leaves) live
+// in global memory (the frontal-face cascades' nodes exceed constant memory).
 #pragma once
 
 #include <cuda_runtime_api.h>
