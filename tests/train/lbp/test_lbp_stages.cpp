@@ -106,7 +106,10 @@ TEST_CASE("a trained LBP cascade in OpenCV's XML: cv::CascadeClassifier finds wh
         none.method = Grouping::none;
         grouped.min_neighbors = 3;
         const Size size{gray.cols, gray.rows};
-        for (const auto& [ours_params, theirs] : {std::pair{none, theirs_raw}, std::pair{grouped, theirs_grouped}}) {
+        // A pair, not a structured binding: INFO captures by reference, and C++17 cannot capture a binding.
+        for (const auto& run : {std::pair{none, theirs_raw}, std::pair{grouped, theirs_grouped}}) {
+            const GroupingParams& ours_params = run.first;
+            const std::vector<cv::Rect>& theirs = run.second;
             std::vector<Rect> ours, opencv_rects;
             for (const Detection& d : group_and_clip(raw, ours_params, size, result.cascade.window)) ours.push_back(d.rect);
             for (const cv::Rect& r : theirs) opencv_rects.push_back({r.x, r.y, r.width, r.height});
