@@ -36,7 +36,7 @@ __device__ __forceinline__ bool goes_on(int reached, int end, Survivor& s) {
 }
 
 // Stages [begin, end) on the window at (x, y) of `sampler`: one thread, or the whole warp (every lane passes
-// the same arguments) for a source with kWarpPerSurvivor. Returns run_stages' answer, or kWindowRefused for a
+// the same arguments) in a group from the source's kFirstWarpGroup on. Returns run_stages' answer, or kWindowRefused for a
 // window its family refuses (common/cascade_eval.hpp: neither goes on nor counts as a first-stage rejection).
 template <class Source, class Sampler>
 __device__ __forceinline__ int run_group(const Source& src, const typename Source::View& view, const Sampler& sampler,

@@ -7,12 +7,14 @@
 // A window source is a trivially copyable struct the kernels take by value, built on its feature family F
 // (common/feature_family.hpp, the CPU scan's concept): a FamilyWindows<F> (gpu/cascade_group.cuh: the cascade's
 // window, sum policy and stage count, F::View, and window_at giving F::Window over any sampler) with:
-//   static constexpr bool kWarpPerSurvivor;  true: a weak learner is costly (HoG: 81 corner reads and a
-//                                            division): survivors of the first group are evaluated one warp per
+//   static constexpr int kFirstWarpGroup;    the first compaction group whose survivors are evaluated one warp per
 //                                            window, the lanes computing one stage's weak learners side by side
-//                                            (gpu/warp_responses.cuh bounded to the stage). false (LBP): one
-//                                            thread per survivor; in the shared-memory strategy a warp per
-//                                            window only for its last few, the lanes computing past the stage.
+//                                            (gpu/warp_responses.cuh bounded to the stage); the groups before it
+//                                            one thread per survivor. HoG 1 (81 corner reads and a division per
+//                                            weak learner); Haar its late groups (a cheap first stage over many
+//                                            survivors, thousands of trees over few). kNoWarpGroup (LBP): never;
+//                                            in the shared-memory strategy a warp per window only for its last
+//                                            few, the lanes computing past the stage.
 //   static constexpr int kSharedThreads, kSharedMinBlocks;  the shared-memory strategy's block (launch bounds)
 //   int tile_pitch;                          row pitch in words of what block() reads: orders the shared-memory
 //                                            strategy's lists by bank (any value keeps them correct)
@@ -70,12 +72,13 @@ __global__ void __launch_bounds__(kFirstGroupThreads)
 }
 
 // Group [begin, end) on a survivor list, a fixed grid looping over it (its length is only known on the
-// device): one thread per survivor, or one warp (kWarpPerSurvivor; lane 0 offers it to the compactor).
-template <class Source, class Compactor>
+// device): one thread per survivor, or one warp (kWarp: a group from Source::kFirstWarpGroup on; lane 0 offers it
+// to the compactor).
+template <class Source, class Compactor, bool kWarp>
 __global__ void __launch_bounds__(kFirstGroupThreads) survivor_kernel(Source src, LevelsRef lv, int begin, int end,
                                                                       const Survivor* in, const int* in_count,
                                                                       ListRef out) {
-    constexpr int kLanes = Source::kWarpPerSurvivor ? 32 : 1;  // threads per survivor
+    constexpr int kLanes = kWarp ? 32 : 1;  // threads per survivor
     constexpr int kPerBlock = kFirstGroupThreads / kLanes;
     __shared__ typename Compactor::TempStorage temp;
     const int n = *in_count;
@@ -92,7 +95,7 @@ __global__ void __launch_bounds__(kFirstGroupThreads) survivor_kernel(Source src
             } else {
                 const auto sampler = src.level(lv.levels[s.level]);
                 int reached;
-                if constexpr (Source::kWarpPerSurvivor)
+                if constexpr (kWarp)
                     reached = run_group_warp(src, view, sampler, s.x, s.y, begin, end, s.sum);
                 else
                     reached = run_group(src, view, sampler, s.x, s.y, begin, end, s.sum);
@@ -142,6 +145,17 @@ void prefer_carveout(Kernel kernel, int percent) {
     current = percent;
 }
 
+// Group g of a compacting strategy on group g - 1's survivors.
+template <class Source, class Compactor, bool kWarp>
+void launch_survivors(const Source& src, const LevelsRef& lv, int begin, int end, const CascadeTarget& t,
+                      std::size_t g, const ListRef& out, cudaStream_t stream) {
+    const auto kernel = survivor_kernel<Source, Compactor, kWarp>;
+    static const int blocks = resident_blocks(kernel);
+    kernel<<<blocks, kFirstGroupThreads, 0, stream>>>(src, lv, begin, end, t.lists[(g - 1) % 2], &t.counts[g - 1],
+                                                      out);
+    CASCADE_CUDA_CHECK(cudaGetLastError());
+}
+
 // The first-group kernel, then one survivor kernel per later group, compacting through `Compactor`.
 template <class Source, class Compactor>
 void launch_compacting(const Source& src, const CascadeTarget& t, const KernelTuning& tuning,
@@ -155,12 +169,16 @@ void launch_compacting(const Source& src, const CascadeTarget& t, const KernelTu
                                                                                 {t.lists[0], &t.counts[0]});
     CASCADE_CUDA_CHECK(cudaGetLastError());
     timer.end(stream);
-    static const int blocks = resident_blocks(survivor_kernel<Source, Compactor>);
     for (std::size_t g = 1; g < ends.size(); ++g) {
         timer.begin(std::string(name) + "/" + std::to_string(g), stream);
-        survivor_kernel<Source, Compactor><<<blocks, kFirstGroupThreads, 0, stream>>>(
-            src, lv, ends[g - 1], ends[g], t.lists[(g - 1) % 2], &t.counts[g - 1], {t.lists[g % 2], &t.counts[g]});
-        CASCADE_CUDA_CHECK(cudaGetLastError());
+        const ListRef out{t.lists[g % 2], &t.counts[g]};
+        if constexpr (Source::kFirstWarpGroup < kNoWarpGroup)  // no warp kernel for a source that never takes one
+            if (static_cast<int>(g) >= Source::kFirstWarpGroup) {
+                launch_survivors<Source, Compactor, true>(src, lv, ends[g - 1], ends[g], t, g, out, stream);
+                timer.end(stream);
+                continue;
+            }
+        launch_survivors<Source, Compactor, false>(src, lv, ends[g - 1], ends[g], t, g, out, stream);
         timer.end(stream);
     }
 }

@@ -21,6 +21,8 @@ namespace cascade::gpu {
 // Groups of stages (compaction points + 1) the kernels can hold: enough to compact after every stage of
 // OpenCV's LBP cascades.
 constexpr int kMaxGroups = 32;
+// A window source's kFirstWarpGroup (gpu/cascade_kernels.cuh) when no group takes a warp per survivor.
+constexpr int kNoWarpGroup = kMaxGroups;
 
 struct CascadeTarget {
     const GpuLevel* levels;          // device copy of FrameLayout::gpu

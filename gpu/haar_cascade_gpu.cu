@@ -13,13 +13,14 @@ struct HaarTables {
     GlobalIntegral sums, squares, tilted;
 };
 
-// The Haar window source (gpu/cascade_kernels.cuh): a thread per window; a tree reads 8 or 12 corners a node,
-// which the L1 cache serves. Measured and left out (docs/benchmarks.md): tiles of the tables in shared memory,
-// copied per block as the LBP source's (first group 0.19 -> 0.33 ms at 1080p); a warp per surviving window
-// (kWarpPerSurvivor, gpu/warp_responses.cuh): frontalface_default's last group 2.1 -> 0.6-0.8 ms, but its second
-// (one stage of 16 stumps over 20% of the windows) 0.12 -> 0.8 ms, and slower at stride 1 and for fullbody.
+// The Haar window source (gpu/cascade_kernels.cuh): a tree reads 8 or 12 corners a node, which the L1 cache
+// serves. A thread per window up to the last group of the default compaction points (trees from 150 on), then a
+// warp per survivor: one thread walking frontalface_default's trees 189-2913 took 2.16 ms at 1080p, a warp per
+// window from group 1 on (stage 1's 16 stumps over 20% of the windows) made group 1 0.12 -> 0.8 ms
+// (docs/benchmarks.md). Measured and left out: tiles of the tables in shared memory, copied per block as the LBP
+// source's (first group 0.19 -> 0.33 ms at 1080p).
 struct HaarSource : FamilyWindows<HaarFamily> {
-    static constexpr bool kWarpPerSurvivor = false;
+    static constexpr int kFirstWarpGroup = 4;
     static constexpr int kSharedThreads = 256;
     static constexpr int kSharedMinBlocks = 2;
 

@@ -25,7 +25,7 @@ struct HistogramSampler {
 // The HoG window source (gpu/cascade_kernels.cuh). A weak learner reads 81 corners of 9 bins, takes a square
 // root and a division: survivors are evaluated one warp per window, a stage's weak learners side by side.
 struct HogSource : FamilyWindows<HogFamily> {
-    static constexpr bool kWarpPerSurvivor = true;
+    static constexpr int kFirstWarpGroup = 1;
     static constexpr int kSharedThreads = 256;
     static constexpr int kSharedMinBlocks = 2;
 

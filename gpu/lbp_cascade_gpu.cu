@@ -22,7 +22,7 @@ __constant__ LbpWeak c_weaks[kMaxLbpGpuWeaks];
 // shared memory, kStumps: windows in tiles read the stump tables.
 template <class Integrals, bool kTiled, bool kStumps>
 struct LbpSource : FamilyWindows<LbpFamily> {
-    static constexpr bool kWarpPerSurvivor = false;
+    static constexpr int kFirstWarpGroup = kNoWarpGroup;
     // Four warps per 32 x 32 tile rather than eight: fewer warps idle at each barrier and twice the blocks
     // per multiprocessor (docs/benchmarks.md).
     static constexpr int kSharedThreads = 128;

@@ -13,10 +13,10 @@
 // Every class has 32 positions in a tile (one in each row), so a rank fits 5 bits of the entry while a group
 // runs. Each thread ranks the survivors of its own slots in place, so a group needs no barrier until its
 // survivors are ordered into the other list.
-// Once a group leaves at most `warp_tail` survivors (a source with kWarpPerSurvivor: after the first group),
-// the rest of the cascade runs one warp per survivor (WarpResponses) instead of one thread: a handful of
-// windows would otherwise take their remaining weak learners one after another in a thread or two while the
-// block's other warps wait at its barriers.
+// From the source's kFirstWarpGroup on, or once a group leaves at most `warp_tail` survivors, the rest of the
+// cascade runs one warp per survivor (WarpResponses) instead of one thread: a handful of windows would otherwise
+// take their remaining weak learners one after another in a thread or two while the block's other warps wait at
+// its barriers.
 #pragma once
 
 #include <cstdint>
@@ -181,7 +181,7 @@ struct SharedLists {
             // Lanes compute past the stage unless a weak learner is too costly to compute speculatively.
             const WarpResponses<Window> responses{src.window_at(view, sampler, x_of(entry), y_of(entry)),
                                                   weak_count(view),
-                                                  Source::kWarpPerSurvivor ? view.stages : nullptr};
+                                                  Source::kFirstWarpGroup < kNoWarpGroup ? view.stages : nullptr};
             int h = g;
             for (; h <= last; ++h) {
                 if (!(entry & kAcceptedIndex)) {
@@ -223,11 +223,10 @@ __global__ void __launch_bounds__(Source::kSharedThreads, Source::kSharedMinBloc
     unsigned kept = b.first_group(src, view, sampler, groups.end[0], stage0_rejected);
     if (b.last > 0) b.order(0, kept);
     int g = 1;
-    if constexpr (!Source::kWarpPerSurvivor)
-        for (; g <= b.last && count[g - 1] > warp_tail; ++g) {
-            kept = b.thread_group(src, view, sampler, groups, g);
-            if (g < b.last) b.order(g, kept);
-        }
+    for (; g <= b.last && g < Source::kFirstWarpGroup && count[g - 1] > warp_tail; ++g) {
+        kept = b.thread_group(src, view, sampler, groups, g);
+        if (g < b.last) b.order(g, kept);
+    }
     if (g <= b.last) b.finish_by_warps(src, view, sampler, groups, g);
     if (threadIdx.x < b.last && count[threadIdx.x] > 0) atomicAdd(&counts[threadIdx.x], count[threadIdx.x]);
 }
