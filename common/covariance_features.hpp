@@ -84,31 +84,58 @@ struct CovarianceIntegralView {
 };
 
 // window_covariance: the regularised covariance (row-major d x d) of the w x h window at (x, y); requires
-//   w * h >= 2.
+//   w * h >= 2 and d == v.layout.dim() (a template, so that the GPU keeps the sums in registers).
+template <int d>
 CASCADE_HD void window_covariance(const CovarianceIntegralView& v, int x, int y, int w, int h, double* cov) {
-    const int d = v.layout.dim(), planes = v.layout.planes();
+    constexpr int planes = d + d * (d + 1) / 2;
     const std::int64_t *a = v.at(x, y), *b = v.at(x + w, y), *c = v.at(x, y + h), *e = v.at(x + w, y + h);
-    std::int64_t sums[max_cov_features + max_cov_features * (max_cov_features + 1) / 2];
+    std::int64_t sums[planes];
+    CASCADE_UNROLL
     for (int k = 0; k < planes; ++k) sums[k] = e[k] - b[k] - c[k] + a[k];
     const std::int64_t n = static_cast<std::int64_t>(w) * h;
     const double scale = 1.0 / (static_cast<double>(n) * static_cast<double>(n - 1));
     int k = d;
-    for (int i = 0; i < d; ++i)
+    CASCADE_UNROLL
+    for (int i = 0; i < d; ++i) {
+        CASCADE_UNROLL
         for (int j = i; j < d; ++j, ++k) {
             const double value = static_cast<double>(n * sums[k] - sums[i] * sums[j]) * scale;
             cov[i * d + j] = cov[j * d + i] = value + (i == j ? covariance_regularisation : 0);
         }
+    }
+}
+
+// The same for the layout's d at run time (3, 5, 7 or 9).
+CASCADE_HD void window_covariance(const CovarianceIntegralView& v, int x, int y, int w, int h, double* cov) {
+    switch (v.layout.dim()) {
+        case 3: return window_covariance<3>(v, x, y, w, h, cov);
+        case 5: return window_covariance<5>(v, x, y, w, h, cov);
+        case 7: return window_covariance<7>(v, x, y, w, h, cov);
+        default: return window_covariance<9>(v, x, y, w, h, cov);
+    }
 }
 
 enum class CovMetric { forstner, jbld };
 
-// window_distance: the distance of the w x h window at (x, y) to `target` (a regularised covariance, d x d).
+// window_distance: the distance of the w x h window at (x, y) to `target` (a regularised covariance, d x d;
+//   d == v.layout.dim()).
+template <int d>
 CASCADE_HD double window_distance(const CovarianceIntegralView& v, int x, int y, int w, int h, const double* target,
                                   CovMetric metric) {
-    double cov[max_cov_features * max_cov_features];
-    window_covariance(v, x, y, w, h, cov);
-    const int d = v.layout.dim();
-    return metric == CovMetric::forstner ? forstner_distance(cov, target, d) : jbld_divergence(cov, target, d);
+    double cov[d * d];
+    window_covariance<d>(v, x, y, w, h, cov);
+    return metric == CovMetric::forstner ? forstner_distance<d>(cov, target) : jbld_divergence<d>(cov, target);
+}
+
+// The same for the layout's d at run time.
+CASCADE_HD double window_distance(const CovarianceIntegralView& v, int x, int y, int w, int h, const double* target,
+                                  CovMetric metric) {
+    switch (v.layout.dim()) {
+        case 3: return window_distance<3>(v, x, y, w, h, target, metric);
+        case 5: return window_distance<5>(v, x, y, w, h, target, metric);
+        case 7: return window_distance<7>(v, x, y, w, h, target, metric);
+        default: return window_distance<9>(v, x, y, w, h, target, metric);
+    }
 }
 
 }  // namespace cascade

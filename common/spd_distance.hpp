@@ -7,6 +7,8 @@
 // jbld_divergence: the Jensen-Bregman LogDet divergence (Cherian et al. 2011) log|(A+B)/2| - (log|A| + log|B|)/2,
 //   log-determinants by Cholesky.
 // Both require A and B positive definite (covariances regularised first); a matrix that is not returns +inf.
+// Each is a template on the dimension d (loops of known length, so that on the GPU the matrices stay in registers
+// instead of local memory), with a run-time d entry point; both run the same operations in the same order.
 #pragma once
 
 #include <cmath>
@@ -18,7 +20,8 @@ namespace cascade {
 constexpr int max_spd_dim = 9;
 
 // cholesky: L (lower, row-major) with A = L L^T; false when A is not positive definite.
-CASCADE_HD bool cholesky(const double* a, int d, double* l) {
+template <int d>
+CASCADE_HD bool cholesky(const double* a, double* l) {
     for (int i = 0; i < d * d; ++i) l[i] = 0;
     for (int j = 0; j < d; ++j) {
         double s = a[j * d + j];
@@ -35,9 +38,10 @@ CASCADE_HD bool cholesky(const double* a, int d, double* l) {
 }
 
 // log_det: ln |A| into `out`; false when A is not positive definite.
-CASCADE_HD bool log_det(const double* a, int d, double& out) {
-    double l[max_spd_dim * max_spd_dim];
-    if (!cholesky(a, d, l)) return false;
+template <int d>
+CASCADE_HD bool log_det(const double* a, double& out) {
+    double l[d * d];
+    if (!cholesky<d>(a, l)) return false;
     out = 0;
     for (int i = 0; i < d; ++i) out += 2 * log(l[i * d + i]);
     return true;
@@ -45,7 +49,8 @@ CASCADE_HD bool log_det(const double* a, int d, double& out) {
 
 // jacobi_eigenvalues: the eigenvalues of symmetric `a` (overwritten) into `values`, cyclic Jacobi rotations
 //   until the off-diagonal is below 1e-15 of the matrix's norm (at most 64 sweeps).
-CASCADE_HD void jacobi_eigenvalues(double* a, int d, double* values) {
+template <int d>
+CASCADE_HD void jacobi_eigenvalues(double* a, double* values) {
     double norm = 0;
     for (int i = 0; i < d * d; ++i) norm += a[i] * a[i];
     for (int sweep = 0; sweep < 64; ++sweep) {
@@ -53,7 +58,9 @@ CASCADE_HD void jacobi_eigenvalues(double* a, int d, double* values) {
         for (int p = 0; p < d; ++p)
             for (int q = p + 1; q < d; ++q) off += a[p * d + q] * a[p * d + q];
         if (off <= 1e-30 * norm) break;
-        for (int p = 0; p < d; ++p)
+        CASCADE_UNROLL
+        for (int p = 0; p < d; ++p) {
+            CASCADE_UNROLL
             for (int q = p + 1; q < d; ++q) {
                 const double apq = a[p * d + q];
                 if (apq == 0) continue;
@@ -71,13 +78,15 @@ CASCADE_HD void jacobi_eigenvalues(double* a, int d, double* values) {
                     a[q * d + k] = s * apk + c * aqk;
                 }
             }
+        }
     }
     for (int i = 0; i < d; ++i) values[i] = a[i * d + i];
 }
 
-CASCADE_HD double forstner_distance(const double* a, const double* b, int d) {
-    double l[max_spd_dim * max_spd_dim], m[max_spd_dim * max_spd_dim], w[max_spd_dim * max_spd_dim];
-    if (!cholesky(b, d, l)) return INFINITY;
+template <int d>
+CASCADE_HD double forstner_distance(const double* a, const double* b) {
+    double l[d * d], m[d * d], w[d * d];
+    if (!cholesky<d>(b, l)) return INFINITY;
     // w = L^-1 A (forward substitution on each column), then m = L^-1 w^T = L^-1 A L^-T (A symmetric).
     for (int c = 0; c < d; ++c)
         for (int i = 0; i < d; ++i) {
@@ -91,8 +100,8 @@ CASCADE_HD double forstner_distance(const double* a, const double* b, int d) {
             for (int k = 0; k < i; ++k) s -= l[i * d + k] * m[k * d + c];
             m[i * d + c] = s / l[i * d + i];
         }
-    double values[max_spd_dim];
-    jacobi_eigenvalues(m, d, values);
+    double values[d];
+    jacobi_eigenvalues<d>(m, values);
     double sum = 0;
     for (int i = 0; i < d; ++i) {
         if (!(values[i] > 0)) return INFINITY;
@@ -101,12 +110,31 @@ CASCADE_HD double forstner_distance(const double* a, const double* b, int d) {
     return sqrt(sum);
 }
 
-CASCADE_HD double jbld_divergence(const double* a, const double* b, int d) {
-    double mean[max_spd_dim * max_spd_dim];
+template <int d>
+CASCADE_HD double jbld_divergence(const double* a, const double* b) {
+    double mean[d * d];
     for (int i = 0; i < d * d; ++i) mean[i] = (a[i] + b[i]) / 2;
     double lm = 0, la = 0, lb = 0;
-    if (!log_det(mean, d, lm) || !log_det(a, d, la) || !log_det(b, d, lb)) return INFINITY;
+    if (!log_det<d>(mean, lm) || !log_det<d>(a, la) || !log_det<d>(b, lb)) return INFINITY;
     return lm - (la + lb) / 2;
 }
+
+// spd_distance: Foerstner's metric or the JBLD divergence, by a run-time d (1..max_spd_dim) through the templates.
+CASCADE_HD double spd_distance(const double* a, const double* b, int d, bool forstner) {
+    switch (d) {
+        case 1: return forstner ? forstner_distance<1>(a, b) : jbld_divergence<1>(a, b);
+        case 2: return forstner ? forstner_distance<2>(a, b) : jbld_divergence<2>(a, b);
+        case 3: return forstner ? forstner_distance<3>(a, b) : jbld_divergence<3>(a, b);
+        case 4: return forstner ? forstner_distance<4>(a, b) : jbld_divergence<4>(a, b);
+        case 5: return forstner ? forstner_distance<5>(a, b) : jbld_divergence<5>(a, b);
+        case 6: return forstner ? forstner_distance<6>(a, b) : jbld_divergence<6>(a, b);
+        case 7: return forstner ? forstner_distance<7>(a, b) : jbld_divergence<7>(a, b);
+        case 8: return forstner ? forstner_distance<8>(a, b) : jbld_divergence<8>(a, b);
+        default: return forstner ? forstner_distance<9>(a, b) : jbld_divergence<9>(a, b);
+    }
+}
+
+CASCADE_HD double forstner_distance(const double* a, const double* b, int d) { return spd_distance(a, b, d, true); }
+CASCADE_HD double jbld_divergence(const double* a, const double* b, int d) { return spd_distance(a, b, d, false); }
 
 }  // namespace cascade
