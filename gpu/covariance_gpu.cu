@@ -1,102 +1,23 @@
 #include "gpu/covariance_gpu.hpp"
 
+#include <cmath>
+#include <cstring>
+#include <cub/device/device_reduce.cuh>
+
 #include "gpu/cuda_check.hpp"
-#include "gpu/plane_upload.hpp"
 
 namespace cascade::gpu {
 
 namespace {
 
-constexpr int kRowThreads = 256;
-
-// One block per image row y: the row's features, every plane prefix-summed along the row into integral row y + 1
-// (column 0 and, in block 0, row 0 set to zero). Each chunk of kRowThreads pixels: every plane scanned within
-// each warp by shuffles, the warps' totals combined through shared memory: two barriers per chunk for all planes;
-// the chunk's sums staged in shared memory (kRowThreads x planes int64, dynamic) and stored as one contiguous run.
-// D = layout.dim(), a template argument so that the planes' running sums stay in registers.
+// One thread per window; D, the layout's dimension, a template argument so that the matrices stay in registers.
 template <int D>
-__global__ void __launch_bounds__(kRowThreads)
-    covariance_rows(MatchPlanes colour, GrayView grey, CovarianceLayout layout, std::int64_t* sums) {
-    constexpr int kWarps = kRowThreads / 32, planes = D + D * (D + 1) / 2, d = D;
-    __shared__ long long warp_totals[kWarps][planes];
-    __shared__ long long carry[planes];
-    extern __shared__ long long staged[];
-    const int y = blockIdx.x, width = grey.width;
-    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-    const std::size_t stride = static_cast<std::size_t>(width + 1) * planes;  // elements per integral row
-    for (int k = threadIdx.x; k < planes; k += kRowThreads) {
-        carry[k] = 0;
-        sums[(y + 1) * stride + k] = 0;
-    }
-    if (y == 0)
-        for (std::size_t i = threadIdx.x; i < stride; i += kRowThreads) sums[i] = 0;
-    for (int x0 = 0; x0 < width; x0 += kRowThreads) {
-        const int x = x0 + threadIdx.x;
-        int f[max_cov_features] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
-        if (x < width) pixel_features(colour, grey, layout, x, y, f);
-        long long running[planes];
-#pragma unroll
-        for (int k = 0, i = 0, j = 0; k < planes; ++k) {  // plane k: f_k for k < d, then f_i f_j (i <= j)
-            long long value = 0;
-            if (k < d) {
-                value = f[k];
-            } else {
-                value = static_cast<long long>(f[i]) * f[j];
-                if (++j == d) j = ++i;
-            }
-            for (int offset = 1; offset < 32; offset <<= 1) {
-                const long long n = __shfl_up_sync(0xffffffffu, value, offset);
-                if (lane >= offset) value += n;
-            }
-            running[k] = value;
-            if (lane == 31) warp_totals[warp][k] = value;
-        }
-        __syncthreads();  // the warps' totals, the carry and the previous chunk's stores are complete
-#pragma unroll
-        for (int k = 0; k < planes; ++k) {
-            long long before = carry[k];
-            for (int w = 0; w < warp; ++w) before += warp_totals[w][k];
-            staged[threadIdx.x * planes + k] = before + running[k];
-        }
-        long long chunk = 0;  // this chunk's total of plane threadIdx.x
-        if (threadIdx.x < planes)
-            for (int w = 0; w < kWarps; ++w) chunk += warp_totals[w][threadIdx.x];
-        __syncthreads();  // every thread has read carry and the totals, and staged its sums
-        if (threadIdx.x < planes) carry[threadIdx.x] += chunk;
-        std::int64_t* out = sums + (y + 1) * stride + static_cast<std::size_t>(x0 + 1) * planes;
-        const int count = min(kRowThreads, width - x0) * planes;
-        for (int i = threadIdx.x; i < count; i += kRowThreads) out[i] = staged[i];
-    }
-}
-
-// Running sums down every column of every plane: thread i owns element i of each integral row. Rows are read
-// kBatch at a time before any is written, so that each thread keeps kBatch loads in flight (the compiler cannot
-// move a load above the previous store to the same array by itself).
-constexpr int kBatch = 16;
-
-__global__ void covariance_columns(std::int64_t* sums, std::size_t row_elements, int height) {
-    const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-    if (i >= row_elements) return;
-    long long running = 0;
-    for (int y0 = 1; y0 <= height; y0 += kBatch) {
-        long long values[kBatch];
-#pragma unroll
-        for (int b = 0; b < kBatch; ++b)
-            values[b] = y0 + b <= height ? sums[static_cast<std::size_t>(y0 + b) * row_elements + i] : 0;
-#pragma unroll
-        for (int b = 0; b < kBatch; ++b) {
-            running += values[b];
-            if (y0 + b <= height) sums[static_cast<std::size_t>(y0 + b) * row_elements + i] = running;
-        }
-    }
-}
-
 __global__ void covariance_windows(CovarianceIntegralView view, Size window, int step, int map_w, int map_h,
                                    const double* target, CovMetric metric, float* out) {
     const int col = blockIdx.x * blockDim.x + threadIdx.x, row = blockIdx.y * blockDim.y + threadIdx.y;
     if (col >= map_w || row >= map_h) return;
     out[static_cast<std::size_t>(row) * map_w + col] = static_cast<float>(
-        window_distance(view, col * step, row * step, window.width, window.height, target, metric));
+        window_distance<D>(view, col * step, row * step, window.width, window.height, target, metric));
 }
 
 }  // namespace
@@ -105,64 +26,84 @@ CovarianceMatcherGpu::CovarianceMatcherGpu(CovarianceLayout layout, const std::v
                                            CovMetric metric)
     : layout_(layout), metric_(metric) {
     copy_to_device(target_, target, stream_.get());
+    best_.resize(2);
+    best_host_.resize(2);
     CASCADE_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
 }
 
-std::vector<ScoreMap> CovarianceMatcherGpu::search(const MatchPlanes& colour, const GrayView& grey,
-                                                      const std::vector<Size>& windows, int step) {
-    width_ = grey.width;
-    height_ = grey.height;
-    const std::size_t plane = static_cast<std::size_t>(width_) * height_;
-    const int channels = colour.channels;
-    GrayView sources[max_match_channels + 1];
-    for (int c = 0; c < channels; ++c) sources[c] = colour.planes[c];
-    sources[channels] = grey;
-    upload_planes(sources, channels + 1, pixels_, stream_.get());
+std::uint8_t* CovarianceMatcherGpu::staging(Size size) {
+    if (size.width != staged_.width || size.height != staged_.height) {
+        CASCADE_CUDA_CHECK(cudaEventSynchronize(uploaded_.get()));  // no upload reads the old layout any more
+        staging_.resize(static_cast<std::size_t>(size.width) * size.height * (layout_.channels + 1));
+        staged_ = size;
+    }
+    return staging_.get();
+}
+
+// Plane by plane: the host copy into staging (unless the caller wrote it there), then its upload, which runs while
+// the next plane is copied.
+void CovarianceMatcherGpu::upload(const MatchPlanes& colour, const GrayView& grey) {
+    const int w = grey.width, h = grey.height, channels = colour.channels;
+    const std::size_t plane = static_cast<std::size_t>(w) * h;
+    std::uint8_t* host = staging({w, h});
+    CASCADE_CUDA_CHECK(cudaEventSynchronize(uploaded_.get()));  // the last frame's upload has read staging
+    pixels_.resize(plane * (channels + 1));
+    for (int c = 0; c <= channels; ++c) {
+        const GrayView& source = c < channels ? colour.planes[c] : grey;
+        std::uint8_t* staged = host + c * plane;
+        if (source.data != staged && source.stride == w) std::memcpy(staged, source.data, plane);
+        else if (source.data != staged)
+            for (int y = 0; y < h; ++y)
+                std::memcpy(staged + static_cast<std::size_t>(y) * w,
+                            source.data + static_cast<std::ptrdiff_t>(y) * source.stride, static_cast<std::size_t>(w));
+        CASCADE_CUDA_CHECK(
+            cudaMemcpyAsync(pixels_.get() + c * plane, staged, plane, cudaMemcpyHostToDevice, stream_.get()));
+    }
+    uploaded_.record(stream_.get());
+}
+
+void CovarianceMatcherGpu::enqueue(const MatchPlanes& colour, const GrayView& grey, const std::vector<Size>& windows,
+                                   int step) {
+    const int width = grey.width, height = grey.height, channels = colour.channels;
+    const std::size_t plane = static_cast<std::size_t>(width) * height;
+    timer_.reset(timing_);
+    upload(colour, grey);
     MatchPlanes device_colour;
     device_colour.channels = channels;
-    for (int c = 0; c < channels; ++c) device_colour.planes[c] = {pixels_.get() + c * plane, width_, height_, width_};
-    const GrayView device_grey{pixels_.get() + channels * plane, width_, height_, width_};
-    const std::size_t row_elements = static_cast<std::size_t>(width_ + 1) * layout_.planes();
-    sums_.resize(row_elements * (height_ + 1));
+    for (int c = 0; c < channels; ++c) device_colour.planes[c] = {pixels_.get() + c * plane, width, height, width};
+    const GrayView device_grey{pixels_.get() + channels * plane, width, height, width};
+    integrals_.build(device_colour, device_grey, layout_, stream_.get(), timer_);
 
-    timer_.reset(timing_);
-    timer_.begin("rows", stream_.get());
-    const auto rows = layout_.dim() == 3 ? covariance_rows<3> : layout_.dim() == 5 ? covariance_rows<5>
-                      : layout_.dim() == 7 ? covariance_rows<7> : covariance_rows<9>;
-    const int staged = kRowThreads * layout_.planes() * static_cast<int>(sizeof(std::int64_t));
-    CASCADE_CUDA_CHECK(cudaFuncSetAttribute(rows, cudaFuncAttributeMaxDynamicSharedMemorySize, staged));
-    rows<<<height_, kRowThreads, staged, stream_.get()>>>(device_colour, device_grey, layout_, sums_.get());
-    CASCADE_CUDA_CHECK(cudaGetLastError());
-    timer_.end(stream_.get());
-    timer_.begin("columns", stream_.get());
-    covariance_columns<<<static_cast<unsigned>((row_elements + 255) / 256), 256, 0, stream_.get()>>>(
-        sums_.get(), row_elements, height_);
-    CASCADE_CUDA_CHECK(cudaGetLastError());
-    timer_.end(stream_.get());
-
-    std::vector<ScoreMap> maps(windows.size());
+    maps_.assign(windows.size(), ScoreMap{});
     std::size_t total = 0;
     for (std::size_t s = 0; s < windows.size(); ++s) {
-        maps[s].step = step;
-        maps[s].width = (width_ - windows[s].width) / step + 1;
-        maps[s].height = (height_ - windows[s].height) / step + 1;
-        total += static_cast<std::size_t>(maps[s].width) * maps[s].height;
+        maps_[s].step = step;
+        maps_[s].width = (width - windows[s].width) / step + 1;
+        maps_[s].height = (height - windows[s].height) / step + 1;
+        total += static_cast<std::size_t>(maps_[s].width) * maps_[s].height;
     }
     scores_.resize(total);
-    const CovarianceIntegralView view{sums_.get(), width_ + 1, layout_};
+    const auto kernel = layout_.dim() == 3 ? covariance_windows<3> : layout_.dim() == 5 ? covariance_windows<5>
+                        : layout_.dim() == 7 ? covariance_windows<7> : covariance_windows<9>;
     std::size_t offset = 0;
     for (std::size_t s = 0; s < windows.size(); ++s) {
-        const ScoreMap& m = maps[s];
+        const ScoreMap& m = maps_[s];
         const dim3 block(32, 4), grid((m.width + 31) / 32, (m.height + 3) / 4);
         timer_.begin("windows " + std::to_string(windows[s].width) + "x" + std::to_string(windows[s].height),
                      stream_.get());
-        covariance_windows<<<grid, block, 0, stream_.get()>>>(view, windows[s], step, m.width, m.height,
-                                                              target_.get(), metric_, scores_.get() + offset);
+        kernel<<<grid, block, 0, stream_.get()>>>(integrals_.view(), windows[s], step, m.width, m.height,
+                                                  target_.get(), metric_, scores_.get() + offset);
         CASCADE_CUDA_CHECK(cudaGetLastError());
         timer_.end(stream_.get());
         offset += static_cast<std::size_t>(m.width) * m.height;
     }
-    offset = 0;
+}
+
+std::vector<ScoreMap> CovarianceMatcherGpu::search(const MatchPlanes& colour, const GrayView& grey,
+                                                   const std::vector<Size>& windows, int step) {
+    enqueue(colour, grey, windows, step);
+    std::vector<ScoreMap> maps = maps_;
+    std::size_t offset = 0;
     for (ScoreMap& m : maps) {
         m.scores.resize(static_cast<std::size_t>(m.width) * m.height);
         CASCADE_CUDA_CHECK(cudaMemcpyAsync(m.scores.data(), scores_.get() + offset, m.scores.size() * sizeof(float),
@@ -173,9 +114,50 @@ std::vector<ScoreMap> CovarianceMatcherGpu::search(const MatchPlanes& colour, co
     return maps;
 }
 
+void CovarianceMatcherGpu::start(const MatchPlanes& colour, const GrayView& grey, const std::vector<Size>& windows,
+                                 int step) {
+    enqueue(colour, grey, windows, step);
+    const cudaStream_t s = stream_.get();
+    std::int64_t total = 0;
+    for (const ScoreMap& m : maps_) total += static_cast<std::int64_t>(m.width) * m.height;
+    float* value = reinterpret_cast<float*>(best_.get() + 1);
+    timer_.begin("best", s);
+    std::size_t bytes = 0;
+    CASCADE_CUDA_CHECK(cub::DeviceReduce::ArgMin(nullptr, bytes, scores_.get(), value, best_.get(), total, s));
+    reduce_storage_.resize(bytes);
+    CASCADE_CUDA_CHECK(cub::DeviceReduce::ArgMin(reduce_storage_.get(), bytes, scores_.get(), value, best_.get(), total, s));
+    timer_.end(s);
+    CASCADE_CUDA_CHECK(
+        cudaMemcpyAsync(best_host_.get(), best_.get(), 2 * sizeof(std::int64_t), cudaMemcpyDeviceToHost, s));
+}
+
+CovarianceBest CovarianceMatcherGpu::finish_best() {
+    CASCADE_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
+    std::int64_t index = best_host_.get()[0], total = 0;
+    CovarianceBest best;
+    std::memcpy(&best.distance, best_host_.get() + 1, sizeof best.distance);
+    for (const ScoreMap& m : maps_) total += static_cast<std::int64_t>(m.width) * m.height;
+    if (index < 0 || index >= total) {  // no distance under FLT_MAX (none is: covariances are regularised)
+        index = 0;
+        best.distance = INFINITY;
+    }
+    for (std::size_t s = 0; s < maps_.size(); ++s) {
+        const std::int64_t count = static_cast<std::int64_t>(maps_[s].width) * maps_[s].height;
+        if (index < count) {
+            best.window = static_cast<int>(s);
+            best.x = static_cast<int>(index % maps_[s].width) * maps_[s].step;
+            best.y = static_cast<int>(index / maps_[s].width) * maps_[s].step;
+            break;
+        }
+        index -= count;
+    }
+    return best;
+}
+
 std::vector<std::int64_t> CovarianceMatcherGpu::integrals() const {
-    std::vector<std::int64_t> out(static_cast<std::size_t>(width_ + 1) * (height_ + 1) * layout_.planes());
-    CASCADE_CUDA_CHECK(cudaMemcpy(out.data(), sums_.get(), out.size() * sizeof(std::int64_t), cudaMemcpyDeviceToHost));
+    std::vector<std::int64_t> out(integrals_.elements());
+    CASCADE_CUDA_CHECK(cudaMemcpy(out.data(), integrals_.view().data, out.size() * sizeof(std::int64_t),
+                                  cudaMemcpyDeviceToHost));
     return out;
 }
 

@@ -1,12 +1,13 @@
 // Region covariance search on the GPU (common/covariance_features.hpp): a frame's features and int64 integral
-// images, then the distance of every window of each size, `step` pixels apart, to a target covariance.
-// CUDA and common/ only.
+// images (gpu/covariance_integrals_gpu.hpp), then the distance of every window of each size, `step` pixels apart,
+// to a target covariance. CUDA and common/ only.
 //
-// Integral images: a row pass (one block per row: each thread computes its pixel's features with common/'s
-// pixel_features, cub::BlockScan sums every plane along the row) and a column pass (one thread per row element,
-// running sums down the columns, coalesced over the interleaved planes); integers, so they equal the CPU's
-// exactly. Windows: one thread per window, common/'s window_distance (covariance, Cholesky, Jacobi), so the
-// distances equal the CPU reference's up to the device's log and sqrt (double, within an ulp or two).
+// Frames go up through a pinned staging buffer owned by the matcher (the caller's planes are copied there plane
+// by plane, each plane's upload overlapping the next one's copy; a caller that writes its frame straight into
+// staging() skips the copy). Windows: one thread per window, common/'s window_distance for the layout's dimension
+// (covariance, Cholesky, Jacobi, the matrices in registers), so the distances equal the CPU reference's up to the
+// device's log and sqrt (double, within an ulp or two). search() downloads every map; best() only the best window
+// (cub::DeviceReduce::ArgMin over all maps on the device).
 #pragma once
 
 #include <cstdint>
@@ -14,11 +15,19 @@
 
 #include "common/covariance_features.hpp"
 #include "common/geometry.hpp"
+#include "gpu/covariance_integrals_gpu.hpp"
 #include "gpu/device_buffer.hpp"
 #include "gpu/kernel_timer.hpp"
 #include "gpu/template_match_gpu.hpp"
 
 namespace cascade::gpu {
+
+// The window nearest the target: its size (an index into the search's windows), top-left corner and distance.
+struct CovarianceBest {
+    int window = 0;
+    int x = 0, y = 0;
+    float distance = 0.f;
+};
 
 class CovarianceMatcherGpu {
 public:
@@ -28,26 +37,54 @@ public:
     // search: requires colour.channels == layout.channels, grey of the same size (the colour plane itself in
     //   grey), every window within the frame with 2 to 2^20 pixels, frames up to 4096x4096. One map per window.
     std::vector<ScoreMap> search(const MatchPlanes& colour, const GrayView& grey, const std::vector<Size>& windows,
-                                    int step);
+                                 int step);
+
+    // best: as search, but only the best window: the smallest distance; among equals the first window size, then
+    //   the first position in row-major order (the CPU's find_peaks and merge_peaks with top 1 and no threshold).
+    CovarianceBest best(const MatchPlanes& colour, const GrayView& grey, const std::vector<Size>& windows, int step) {
+        start(colour, grey, windows, step);
+        return finish_best();
+    }
+
+    // best() in two halves, so that a caller with two matchers overlaps one frame's upload with the other's
+    // kernels: start returns once the frame is in pinned memory (the caller's planes may then change) and the
+    // work is queued; finish_best waits for it. Every start is followed by one finish_best.
+    void start(const MatchPlanes& colour, const GrayView& grey, const std::vector<Size>& windows, int step);
+    CovarianceBest finish_best();
+
+    // staging: pinned host memory for a frame of `size`: layout.channels colour planes, then the grey plane, each
+    //   size.width x size.height bytes, stride size.width. A frame written there and passed to search/best/start as
+    //   views of these planes is not copied again on the host. Valid until the next call with another size.
+    std::uint8_t* staging(Size size);
 
     // The integral images of the last search (host copy), as common/covariance_integrals.hpp lays them out.
     std::vector<std::int64_t> integrals() const;
 
-    // Kernel times of the last search, after it returned: rows, columns, windows (one entry per window size).
+    // Kernel times of the last search, after it returned: totals, carries, integrals (gpu/covariance_integrals_gpu),
+    // then the windows (one entry per window size) and, for best(), "best".
     std::vector<KernelTime> times() const { return timer_.collect(); }
     void time_kernels(bool on) { timing_ = on; }
 
 private:
+    void upload(const MatchPlanes& colour, const GrayView& grey);
+    void enqueue(const MatchPlanes& colour, const GrayView& grey, const std::vector<Size>& windows, int step);
+
     Stream stream_;
     CovarianceLayout layout_;
     CovMetric metric_;
     bool timing_ = false;
     KernelTimer timer_;
-    int width_ = 0, height_ = 0;
+    Event uploaded_;  // the last frame's upload has read the staging buffer
     DeviceBuffer<double> target_;
+    PinnedBuffer<std::uint8_t> staging_;
+    Size staged_;  // the frame size staging_ is laid out for
     DeviceBuffer<std::uint8_t> pixels_;  // the colour planes, then the grey plane
-    DeviceBuffer<std::int64_t> sums_;
-    DeviceBuffer<float> scores_;
+    CovarianceIntegralsGpu integrals_;
+    std::vector<ScoreMap> maps_;  // the last search's map sizes (no scores)
+    DeviceBuffer<float> scores_;  // every map, one after another
+    DeviceBuffer<std::uint8_t> reduce_storage_;
+    DeviceBuffer<std::int64_t> best_;   // ArgMin's index, then its value (a float in the second element)
+    PinnedBuffer<std::int64_t> best_host_;
 };
 
 }  // namespace cascade::gpu

@@ -35,6 +35,13 @@ public:
         return out;
     }
 
+    std::optional<Detection> best(const MatchPlanes& image, const GrayView& grey) override {
+        if (!covariance_) return std::nullopt;
+        const gpu::CovarianceBest b = covariance_->best(image, grey, windows_, options_.step);
+        const Size& w = windows_[static_cast<std::size_t>(b.window)];
+        return Detection{{b.x, b.y, w.width, w.height}, b.distance};
+    }
+
     std::vector<std::vector<MatchPosition>> exact(const MatchPlanes& image) override {
         std::vector<std::vector<MatchPosition>> out;
         for (const auto& m : matchers_) out.push_back(m->exact_matches(image));

@@ -4,8 +4,10 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <vector>
 
+#include "common/detection.hpp"
 #include "common/score_map.hpp"
 #include "common/template_score.hpp"
 #include "match/options.hpp"
@@ -24,6 +26,10 @@ public:
     virtual std::vector<ScoreMap> maps(const MatchPlanes& image, const GrayView& grey) = 0;
     // --method exact: the exact positions of each template size, row-major.
     virtual std::vector<std::vector<MatchPosition>> exact(const MatchPlanes& image) = 0;
+    // The best match over every template size, as merge_peaks of find_peaks takes it with top 1 and no threshold
+    // (match/peaks.hpp), where the source finds it without handing over its maps (the GPU's region covariance:
+    // only the result leaves the device); nullopt where it does not (then take the maps).
+    virtual std::optional<Detection> best(const MatchPlanes&, const GrayView&) { return std::nullopt; }
 };
 
 std::unique_ptr<MapSource> make_cpu_source(const Options& options, const TemplatePlanes& templates);

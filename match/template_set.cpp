@@ -89,6 +89,8 @@ std::vector<Detection> TemplateSet::find(const cv::Mat& image, const cv::Mat& gr
         return found;
     }
     const PeakRules rules{options_.top, options_.threshold, options_.nms_iou};
+    if (!rules.threshold && rules.top == 1)
+        if (const std::optional<Detection> best = source_->best(image_planes, grey_view(grey))) return {*best};
     const std::vector<ScoreMap> maps = source_->maps(image_planes, grey_view(grey));
     for (std::size_t i = 0; i < templates_.size(); ++i) {
         const Size size{templates_[i].cols, templates_[i].rows};

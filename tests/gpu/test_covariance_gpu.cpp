@@ -2,14 +2,18 @@
 // from three frames as B, G, R): the int64 integral images EQUAL the CPU's (every layout: grey and colour, basic
 // and extended features), and every window's distance (Foerstner and JBLD, two window sizes, step 3) equals the
 // CPU map's within 1e-6 relative (the same double code, compiled without FMA contraction; the device's log is
-// within an ulp or two of the host's). Prints "SKIP: ..." and returns without a GPU or frames.
+// within an ulp or two of the host's); best() finds the CPU maps' best window (match/peaks.hpp's rule), and a frame
+// written into the matcher's pinned staging gives the same integrals and maps. Prints "SKIP: ..." and returns
+// without a GPU or frames.
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstring>
 
 #include "common/covariance_integrals.hpp"
 #include "gpu/covariance_gpu.hpp"
 #include "match/covariance_map.hpp"
+#include "match/peaks.hpp"
 #include "tests/gpu/frame_planes.hpp"
 #include "tests/gpu/gpu_test_data.hpp"
 
@@ -21,6 +25,40 @@ GrayView sub_view(const GrayView& v, int x, int y, int w, int h) {
     return {v.data + static_cast<std::size_t>(y) * v.stride + x, w, h, v.stride};
 }
 
+int differing(const ScoreMap& gpu, const ScoreMap& cpu) {
+    int differ = 0;
+    for (std::size_t i = 0; i < cpu.scores.size(); ++i) {
+        const double a = gpu.scores[i], b = cpu.scores[i];
+        differ += std::abs(a - b) > 1e-6 * std::max(1.0, std::abs(b));
+    }
+    return differ;
+}
+
+// The CPU maps' best window by cascade-match's rule (top 1, no threshold).
+Detection cpu_best(const std::vector<ScoreMap>& maps, const std::vector<Size>& windows) {
+    std::vector<Detection> peaks;
+    for (std::size_t s = 0; s < maps.size(); ++s) {
+        const auto p = match::find_peaks(maps[s], windows[s], MatchMethod::sqdiff, {});
+        peaks.insert(peaks.end(), p.begin(), p.end());
+    }
+    return match::merge_peaks(peaks, MatchMethod::sqdiff, {}).front();
+}
+
+// The frame copied into the matcher's staging planes, as views of them.
+std::pair<MatchPlanes, GrayView> staged(gpu::CovarianceMatcherGpu& matcher, const MatchPlanes& colour,
+                                        const GrayView& grey) {
+    const int w = grey.width, h = grey.height;
+    std::uint8_t* host = matcher.staging({w, h});
+    MatchPlanes planes = colour;
+    for (int c = 0; c <= colour.channels; ++c) {
+        const GrayView& source = c < colour.channels ? colour.planes[c] : grey;
+        std::uint8_t* plane = host + static_cast<std::size_t>(c) * w * h;
+        for (int y = 0; y < h; ++y) std::memcpy(plane + y * w, source.data + y * source.stride, w);
+        if (c < colour.channels) planes.planes[c] = {plane, w, h, w};
+    }
+    return {planes, GrayView{host + static_cast<std::size_t>(colour.channels) * w * h, w, h, w}};
+}
+
 }  // namespace
 
 TEST_CASE("GPU covariance integral images equal the CPU's; window distances equal the CPU map's") {
@@ -29,9 +67,13 @@ TEST_CASE("GPU covariance integral images equal the CPU's; window distances equa
     if (!dir) return;
     const auto frames = test::load_frames(*dir, 4);
     REQUIRE(frames.size() == 4);
+    // Region sizes: whole and partial tiles of the GPU's integral pass (256 columns x 32 rows).
+    const Size sizes[] = {{301, 190}, {120, 70}, {440, 250}, {257, 96}};
+    int next = 0;
     for (const CovarianceLayout layout : {CovarianceLayout{1, false}, CovarianceLayout{1, true},
                                           CovarianceLayout{3, false}, CovarianceLayout{3, true}}) {
-        const int w = 301, h = 190;
+        const int w = sizes[next].width, h = sizes[next].height;
+        ++next;
         const MatchPlanes colour = test::frame_planes(frames, layout.channels, 100, 80, w, h);
         // Grey: the colour plane itself; colour: a fourth frame stands for the grey image.
         const GrayImage& fourth = frames[3].image;
@@ -51,19 +93,27 @@ TEST_CASE("GPU covariance integral images equal the CPU's; window distances equa
             const std::vector<Size> windows{{40, 30}, {64, 64}};
             const auto maps = matcher.search(colour, grey, windows, 3);
             INFO("channels ", layout.channels, (layout.extended ? " extended" : " basic"), ", metric ",
-                 static_cast<int>(metric));
+                 static_cast<int>(metric), ", ", w, "x", h);
             CHECK(matcher.integrals() == cpu.sums);
+            std::vector<ScoreMap> expected;
             for (std::size_t s = 0; s < windows.size(); ++s) {
-                const auto expected = match::covariance_map(cpu, windows[s], target, metric, 3);
-                REQUIRE(maps[s].width == expected.width);
-                REQUIRE(maps[s].height == expected.height);
-                int differ = 0;
-                for (std::size_t i = 0; i < expected.scores.size(); ++i) {
-                    const double a = maps[s].scores[i], b = expected.scores[i];
-                    differ += std::abs(a - b) > 1e-6 * std::max(1.0, std::abs(b));
-                }
-                CHECK(differ == 0);
+                expected.push_back(match::covariance_map(cpu, windows[s], target, metric, 3));
+                REQUIRE(maps[s].width == expected[s].width);
+                REQUIRE(maps[s].height == expected[s].height);
+                CHECK(differing(maps[s], expected[s]) == 0);
             }
+            const Detection best = cpu_best(expected, windows);
+            const gpu::CovarianceBest found = matcher.best(colour, grey, windows, 3);
+            const Size size = windows[static_cast<std::size_t>(found.window)];
+            CHECK(found.x == best.rect.x);
+            CHECK(found.y == best.rect.y);
+            CHECK(size.width == best.rect.width);
+            CHECK(size.height == best.rect.height);
+            CHECK(std::abs(found.distance - best.score) <= 1e-6 * std::max(1.0f, std::abs(best.score)));
+            const auto [staged_colour, staged_grey] = staged(matcher, colour, grey);
+            const auto again = matcher.search(staged_colour, staged_grey, windows, 3);
+            CHECK(matcher.integrals() == cpu.sums);
+            for (std::size_t s = 0; s < windows.size(); ++s) CHECK(again[s].scores == maps[s].scores);
         }
     }
 }

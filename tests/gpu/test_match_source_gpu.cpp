@@ -1,7 +1,8 @@
 // cascade-match's GPU backend (match/gpu_source.cpp, --backend gpu) against its CPU backend on real frames, at
 // the level of the tool's map sources: the GPU machine has no OpenCV codecs for the tool itself. Two template
 // sizes at once (as --scales gives them): TM_* score maps equal bit for bit, exact positions equal, region
-// covariance distances within 1e-6 relative (the device's log). Prints "SKIP: ..." without a GPU or frames.
+// covariance distances within 1e-6 relative (the device's log), and the best region covariance match that the GPU
+// source finds on the device is the CPU maps' best. Prints "SKIP: ..." without a GPU or frames.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -10,6 +11,7 @@
 #include "common/covariance_integrals.hpp"
 #include "match/covariance_map.hpp"
 #include "match/map_source.hpp"
+#include "match/peaks.hpp"
 #include "tests/gpu/frame_planes.hpp"
 #include "tests/gpu/gpu_test_data.hpp"
 
@@ -79,5 +81,22 @@ TEST_CASE("cascade-match's GPU map source gives the CPU source's maps and exact 
     match::Options options;
     options.covariance = CovMetric::jbld;
     options.step = 3;
-    check_same_maps(options, {{templ, cut(grey, 0, 0, 96, 72)}, match::target_covariance(integrals)}, grey, 1e-6);
+    const match::TemplatePlanes sizes{{templ, cut(grey, 0, 0, 96, 72)}, match::target_covariance(integrals)};
+    check_same_maps(options, sizes, grey, 1e-6);
+    // best(): the GPU source finds the CPU maps' best match (top 1, no threshold) on the device; the CPU source
+    // leaves it to the maps.
+    const auto cpu = match::make_cpu_source(options, sizes);
+    CHECK(!cpu->best(grey, grey.planes[0]));
+    const auto maps = cpu->maps(grey, grey.planes[0]);
+    std::vector<Detection> peaks;
+    for (std::size_t s = 0; s < maps.size(); ++s) {
+        const Size size{sizes.sizes[s].width(), sizes.sizes[s].height()};
+        const auto p = match::find_peaks(maps[s], size, MatchMethod::sqdiff, {});
+        peaks.insert(peaks.end(), p.begin(), p.end());
+    }
+    const Detection expected = match::merge_peaks(peaks, MatchMethod::sqdiff, {}).front();
+    const auto found = match::make_gpu_source(options, sizes)->best(grey, grey.planes[0]);
+    REQUIRE(found);
+    CHECK(found->rect == expected.rect);
+    CHECK(std::abs(found->score - expected.score) <= 1e-6 * std::max(1.0f, std::abs(expected.score)));
 }
