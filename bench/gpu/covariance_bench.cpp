@@ -2,9 +2,15 @@
 // CPU reference (common/covariance_integrals + match/covariance_map, all cores) on the 2019 thesis's workload:
 // 2048x1152 colour frames (three real bench frames as the B, G, R planes), a 400x400 target cut from the first
 // frame's centre, 8 window sizes from 0.25 to 2 times the target (geometric), windows --step pixels apart.
-// GPU: the whole call (upload of the planes, integral images, every window's distance, download of the maps)
-// and its kernels (CUDA events), median over --frames; CPU: median over --cpu-frames. "same best": the GPU's and
-// the CPU's best window agree on every CPU frame.
+// GPU, medians over --frames (host clock around each call; kernels by CUDA events):
+//   maps:      search(): the frame's planes from pageable memory, every window's distance, all maps downloaded;
+//   best:      best(): the same frame, only the best window downloaded (what cascade-match reports by default);
+//   staged:    best() of a frame already in the matcher's pinned staging (a decoder writing there: no host copy);
+//   pipelined: wall time per frame over --frames frames through two matchers in turn, one frame's upload (and
+//              host copy from pageable memory) overlapping the other's kernels: throughput, not latency;
+//   integrals / windows: the kernels of a best() call (windows: the distances and the argmin); TB/s: the integral
+//              images' bytes (written once) over their time.
+// CPU: median over --cpu-frames. "same best": the GPU's best() and the CPU's best window agree on every CPU frame.
 #include "bench/gpu/families.hpp"
 
 #include <chrono>
@@ -88,8 +94,7 @@ double ms_since(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
-template <class Map>
-std::size_t best_index(const std::vector<Map>& maps, std::size_t& scale) {
+std::size_t best_index(const std::vector<ScoreMap>& maps, std::size_t& scale) {
     std::size_t best = 0;
     float value = INFINITY;
     for (std::size_t s = 0; s < maps.size(); ++s)
@@ -100,42 +105,92 @@ std::size_t best_index(const std::vector<Map>& maps, std::size_t& scale) {
 
 struct MetricRow {
     const char* metric;
-    double gpu_call_ms, rows_ms, columns_ms, windows_ms, cpu_ms;
+    double maps_ms, best_ms, staged_ms, pipelined_ms, integrals_ms, windows_ms, cpu_ms;
     bool same_best;
 };
 
-MetricRow time_metric(const CovarianceBenchOptions& o, const std::vector<BenchFrame>& frames,
-                      const std::vector<double>& target, CovMetric metric, const std::vector<Size>& windows) {
-    const CovarianceLayout layout{3, false};
-    gpu::CovarianceMatcherGpu matcher(layout, target, metric);
-    matcher.time_kernels(true);
-    std::vector<double> call, rows, columns, window_ms, cpu;
-    bool same = true;
-    for (int f = 0; f < o.frames; ++f) {
-        const BenchFrame& frame = frames[static_cast<std::size_t>(f) % frames.size()];
-        const auto start = std::chrono::steady_clock::now();
-        const auto maps = matcher.search(frame.colour(), view_of(frame.grey), windows, o.step);
-        call.push_back(ms_since(start));
-        double w = 0;
-        for (const gpu::KernelTime& k : matcher.times()) {
-            if (k.name == "rows") rows.push_back(k.ms);
-            else if (k.name == "columns") columns.push_back(k.ms);
-            else w += k.ms;
-        }
-        window_ms.push_back(w);
-        if (f >= o.cpu_frames) continue;
-        const auto cpu_start = std::chrono::steady_clock::now();
-        CovarianceIntegrals integrals;
-        build_covariance_integrals(frame.colour(), view_of(frame.grey), layout, integrals);
-        std::vector<ScoreMap> cpu_maps;
-        for (const Size& window : windows)
-            cpu_maps.push_back(match::covariance_map(integrals, window, target, metric, o.step, o.threads));
-        cpu.push_back(ms_since(cpu_start));
-        std::size_t gpu_scale = 0, cpu_scale = 0;
-        same = same && best_index(maps, gpu_scale) == best_index(cpu_maps, cpu_scale) && gpu_scale == cpu_scale;
+struct Workload {
+    const CovarianceBenchOptions& o;
+    const std::vector<BenchFrame>& frames;
+    const std::vector<double>& target;
+    const std::vector<Size>& windows;
+    CovMetric metric;
+
+    const BenchFrame& frame(int f) const { return frames[static_cast<std::size_t>(f) % frames.size()]; }
+};
+
+const CovarianceLayout kLayout{3, false};
+
+// The frame's planes copied into the matcher's pinned staging, as views of them (the bench's stand-in for a
+// decoder that writes there).
+std::pair<MatchPlanes, GrayView> staged(gpu::CovarianceMatcherGpu& matcher, const BenchFrame& frame) {
+    const int w = frame.grey.cols, h = frame.grey.rows;
+    std::uint8_t* host = matcher.staging({w, h});
+    MatchPlanes planes;
+    planes.channels = 3;
+    for (int c = 0; c <= 3; ++c) {
+        std::uint8_t* plane = host + static_cast<std::size_t>(c) * w * h;
+        cv::Mat view(h, w, CV_8UC1, plane);
+        (c < 3 ? frame.planes[static_cast<std::size_t>(c)] : frame.grey).copyTo(view);
+        if (c < 3) planes.planes[c] = {plane, w, h, w};
     }
-    return {metric == CovMetric::jbld ? "JBLD" : "Foerstner", percentile(call, 0.5), percentile(rows, 0.5),
-            percentile(columns, 0.5), percentile(window_ms, 0.5), percentile(cpu, 0.5), same};
+    return {planes, GrayView{host + static_cast<std::size_t>(3) * w * h, w, h, w}};
+}
+
+// Wall time per frame of --frames frames through two matchers in turn (after one warm-up frame each).
+double pipelined_ms(const Workload& w) {
+    gpu::CovarianceMatcherGpu a(kLayout, w.target, w.metric), b(kLayout, w.target, w.metric);
+    gpu::CovarianceMatcherGpu* matchers[2] = {&a, &b};
+    for (gpu::CovarianceMatcherGpu* m : matchers) m->best(w.frame(0).colour(), view_of(w.frame(0).grey), w.windows, w.o.step);
+    const auto start = std::chrono::steady_clock::now();
+    for (int f = 0; f <= w.o.frames; ++f) {
+        if (f < w.o.frames) matchers[f % 2]->start(w.frame(f).colour(), view_of(w.frame(f).grey), w.windows, w.o.step);
+        if (f > 0) matchers[(f - 1) % 2]->finish_best();
+    }
+    return ms_since(start) / w.o.frames;
+}
+
+MetricRow time_metric(const Workload& w) {
+    gpu::CovarianceMatcherGpu matcher(kLayout, w.target, w.metric);
+    matcher.time_kernels(true);
+    std::vector<double> maps_ms, best_ms, staged_ms, integrals, windows_ms, cpu;
+    bool same = true;
+    for (int f = -1; f < w.o.frames; ++f) {  // frame -1: warm-up
+        const BenchFrame& frame = w.frame(std::max(f, 0));
+        auto start = std::chrono::steady_clock::now();
+        const auto maps = matcher.search(frame.colour(), view_of(frame.grey), w.windows, w.o.step);
+        if (f >= 0) maps_ms.push_back(ms_since(start));
+        start = std::chrono::steady_clock::now();
+        const gpu::CovarianceBest best = matcher.best(frame.colour(), view_of(frame.grey), w.windows, w.o.step);
+        if (f >= 0) best_ms.push_back(ms_since(start));
+        double i = 0, k = 0;  // the integral images' three steps; the windows and the argmin
+        for (const gpu::KernelTime& t : matcher.times())
+            (t.name == "totals" || t.name == "carries" || t.name == "integrals" ? i : k) += t.ms;
+        if (f >= 0) integrals.push_back(i);
+        if (f >= 0) windows_ms.push_back(k);
+        const auto [colour, grey] = staged(matcher, frame);
+        start = std::chrono::steady_clock::now();
+        matcher.best(colour, grey, w.windows, w.o.step);
+        if (f >= 0) staged_ms.push_back(ms_since(start));
+        if (f < 0 || f >= w.o.cpu_frames) continue;
+        const auto cpu_start = std::chrono::steady_clock::now();
+        CovarianceIntegrals cpu_integrals;
+        build_covariance_integrals(frame.colour(), view_of(frame.grey), kLayout, cpu_integrals);
+        std::vector<ScoreMap> cpu_maps;
+        for (const Size& window : w.windows)
+            cpu_maps.push_back(match::covariance_map(cpu_integrals, window, w.target, w.metric, w.o.step, w.o.threads));
+        cpu.push_back(ms_since(cpu_start));
+        std::size_t scale = 0;
+        const std::size_t i_best = best_index(cpu_maps, scale);
+        const ScoreMap& m = cpu_maps[scale];
+        same = same && best.window == static_cast<int>(scale) &&
+               best.x == static_cast<int>(i_best % m.width) * m.step && best.y == static_cast<int>(i_best / m.width) * m.step;
+        std::size_t gpu_scale = 0;
+        same = same && best_index(maps, gpu_scale) == i_best && gpu_scale == scale;
+    }
+    return {w.metric == CovMetric::jbld ? "JBLD" : "Foerstner", percentile(maps_ms, 0.5), percentile(best_ms, 0.5),
+            percentile(staged_ms, 0.5), pipelined_ms(w), percentile(integrals, 0.5), percentile(windows_ms, 0.5),
+            percentile(cpu, 0.5), same};
 }
 
 }  // namespace
@@ -170,19 +225,22 @@ int run_covariance_bench(int argc, char** argv) {
                  ((o.resolution.height - side) / o.step + 1);
     }
     const unsigned threads = o.threads > 0 ? static_cast<unsigned>(o.threads) : std::thread::hardware_concurrency();
+    const double integral_bytes = 8.0 * (o.resolution.width + 1) * (o.resolution.height + 1) * kLayout.planes();
     std::string text = "cascade-bench covariance, " + today() + ", " + device_name() + ", " +
                        std::to_string(o.resolution.width) + "x" + std::to_string(o.resolution.height) + ", target " +
                        std::to_string(o.target) + ", 8 window sizes " + std::to_string(windows.front().width) + ".." +
                        std::to_string(windows.back().width) + ", step " + std::to_string(o.step) + ": " +
                        std::to_string(count) + " windows per frame; CPU reference on " + std::to_string(threads) +
-                       " threads\n\n| metric | GPU call ms | rows ms | columns ms | windows ms | CPU ms | "
-                       "CPU / GPU call | same best window |\n|---|---|---|---|---|---|---|---|\n";
+                       " threads\n\n| metric | maps ms | best ms | staged ms | pipelined ms/frame | integrals ms "
+                       "(TB/s) | windows ms | CPU ms | CPU / best | CPU / pipelined | same best window |\n"
+                       "|---|---|---|---|---|---|---|---|---|---|---|\n";
     for (const CovMetric metric : {CovMetric::jbld, CovMetric::forstner}) {
-        const MetricRow r = time_metric(o, frames, target, metric, windows);
-        char line[256];
-        std::snprintf(line, sizeof line, "| %s | %.3f | %.3f | %.3f | %.3f | %.1f | %.0fx | %s |\n", r.metric,
-                      r.gpu_call_ms, r.rows_ms, r.columns_ms, r.windows_ms, r.cpu_ms, r.cpu_ms / r.gpu_call_ms,
-                      r.same_best ? "yes" : "NO");
+        const MetricRow r = time_metric({o, frames, target, windows, metric});
+        char line[320];
+        std::snprintf(line, sizeof line, "| %s | %.3f | %.3f | %.3f | %.3f | %.3f (%.2f) | %.3f | %.1f | %.0fx | %.0fx | %s |\n",
+                      r.metric, r.maps_ms, r.best_ms, r.staged_ms, r.pipelined_ms, r.integrals_ms,
+                      integral_bytes / (r.integrals_ms * 1e9), r.windows_ms, r.cpu_ms, r.cpu_ms / r.best_ms,
+                      r.cpu_ms / r.pipelined_ms, r.same_best ? "yes" : "NO");
         text += line;
         std::cerr << line;
     }
