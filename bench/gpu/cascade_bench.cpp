@@ -2,7 +2,8 @@
 // run, on the machine it runs on (see docs/benchmarks.md): `cascade-bench [...]` the LBP detector against
 // CascadeClassifier, `cascade-bench hog [...]` the HoG detector against HOGDescriptor, `cascade-bench match [...]`
 // the template matcher against cv::matchTemplate, `cascade-bench covariance [...]` region covariance against the
-// CPU reference (bench/gpu/families.hpp).
+// CPU reference, `cascade-bench keypoints [...]` FOAGDD corners against cv::cornerHarris and goodFeaturesToTrack
+// (bench/gpu/families.hpp).
 // Frames are PGM files (the GPU machine has no OpenCV codecs), centre-cropped and resized to each resolution.
 #include <string>
 
@@ -16,6 +17,7 @@ int main(int argc, char** argv) {
         if (argc > 1 && std::string(argv[1]) == "haar") return bench::run_haar_bench(argc - 1, argv + 1);
         if (argc > 1 && std::string(argv[1]) == "match") return bench::run_match_bench(argc - 1, argv + 1);
         if (argc > 1 && std::string(argv[1]) == "covariance") return bench::run_covariance_bench(argc - 1, argv + 1);
+        if (argc > 1 && std::string(argv[1]) == "keypoints") return bench::run_keypoints_bench(argc - 1, argv + 1);
         return bench::run_lbp_bench(argc, argv);
     });
 }

@@ -16,5 +16,8 @@ int run_match_bench(int argc, char** argv);
 // cascade-bench covariance [...]: region covariance search on the GPU against the CPU reference
 // (bench/gpu/covariance_bench.cpp).
 int run_covariance_bench(int argc, char** argv);
+// cascade-bench keypoints [...]: the GPU FOAGDD detector against cv::cornerHarris, cv::goodFeaturesToTrack and the
+// CPU reference (bench/gpu/keypoints_bench.cpp).
+int run_keypoints_bench(int argc, char** argv);
 
 }  // namespace cascade::bench

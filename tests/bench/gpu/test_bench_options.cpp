@@ -54,3 +54,12 @@ TEST_CASE("cascade-bench match and covariance: bad values are usage errors namin
     check_usage_error({"covariance", "--resolution", "5000x3000"}, "--resolution");
     check_usage_error({"covariance", "--cpu-frames", "0"}, "--cpu-frames");
 }
+
+TEST_CASE("cascade-bench keypoints: bad values are usage errors naming their option") {
+    check_usage_error({"keypoints", "--resolutions", "8x8"}, "--resolutions");
+    check_usage_error({"keypoints", "--resolutions", "640xA"}, "--resolutions");
+    check_usage_error({"keypoints", "--frames", "0"}, "--frames");
+    check_usage_error({"keypoints", "--repeats", "0"}, "--repeats");
+    check_usage_error({"keypoints", "--threads", "-1"}, "--threads");
+    check_usage_error({"keypoints", "--no-such-option", "1"}, "--no-such-option");
+}

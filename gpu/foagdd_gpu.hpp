@@ -1,0 +1,56 @@
+// The FOAGDD corner detector on the GPU (docs/keypoints.md), CUDA and common/ only. Everything stays on the
+// device from the upload of the grey frame to the list of corners:
+//   1. responses: the first scale's 8 filters (19x19) by a direct shared-memory convolution, each thread 8
+//      pixels down a column, the taps in constant memory; the image is read through common/'s foagdd_pixel
+//      (reflect padding) and every response is summed with fmaf in foagdd_response's order;
+//   2. measure: one thread per pixel, common/'s foagdd_measure (double) over a shared tile of the responses;
+//   3. candidates: the 5x5 maxima above the threshold, compacted in row-major order by cub::DeviceSelect;
+//   4. larger scales: one block per candidate computes the 2 x 8 x 37 responses of sigma 3 and 4.5 at its disc
+//      (31x31 taps, common/'s foagdd_response) and both measures; the dense planes of those scales are never made.
+// The arithmetic is the CPU reference's step for step, so the corners and their measures equal
+// common/foagdd_cpu.hpp's foagdd_keypoints bit for bit (tests/gpu/test_foagdd_gpu.cpp).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "common/foagdd_cpu.hpp"
+#include "gpu/detector_types.hpp"
+#include "gpu/device_buffer.hpp"
+#include "gpu/kernel_timer.hpp"
+
+namespace cascade::gpu {
+
+class FoagddGpu {
+public:
+    explicit FoagddGpu(double threshold = kFoagddThreshold);
+
+    // The corners of a grey image in host memory (row-major order, first-scale measures).
+    // requires: image.width, image.height >= kFoagddMinSide.
+    std::vector<Keypoint> detect(const GrayView& image, bool time_kernels = false);
+
+    // Per-stage times of the last detect with time_kernels (CUDA events): upload, responses, measure,
+    // candidates, scales, download.
+    std::vector<KernelTime> kernel_times() const { return timer_.collect(); }
+
+private:
+    void upload(const GrayView& image);
+    int select_candidates(int width, int height);
+    std::vector<Keypoint> check_scales(int count);
+
+    double threshold_;
+    Stream stream_;
+    KernelTimer timer_;
+    int width_ = 0, height_ = 0;
+    PinnedBuffer<std::uint8_t> host_image_;
+    DeviceBuffer<std::uint8_t> image_;
+    DeviceBuffer<float> planes_, taps_;  // taps_: sigma 3 and 4.5, 31x31 each
+    DeviceBuffer<double> map_, point_measures_;
+    DeviceBuffer<int> candidates_, count_;
+    DeviceBuffer<std::uint8_t> kept_, select_temp_;
+    PinnedBuffer<int> host_count_, host_candidates_;
+    PinnedBuffer<std::uint8_t> host_kept_;
+    PinnedBuffer<double> host_measures_;
+};
+
+}  // namespace cascade::gpu
