@@ -32,8 +32,11 @@ cv::Mat draw(const cv::Mat& image, const std::vector<Detection>& detections) {
         picture = image.clone();
     const int thickness = std::max(2, std::min(picture.cols, picture.rows) / 300);
     for (const Detection& d : detections)
-        cv::rectangle(picture, cv::Rect(d.rect.x, d.rect.y, d.rect.width, d.rect.height), cv::Scalar(0, 255, 0),
-                      thickness);
+        if (d.rect.width == 1 && d.rect.height == 1)  // a point (cascade-keypoints): a circle around it
+            cv::circle(picture, cv::Point(d.rect.x, d.rect.y), 2 * thickness, cv::Scalar(0, 255, 0), thickness / 2);
+        else
+            cv::rectangle(picture, cv::Rect(d.rect.x, d.rect.y, d.rect.width, d.rect.height), cv::Scalar(0, 255, 0),
+                          thickness);
     return picture;
 }
 

@@ -1,5 +1,5 @@
 // Annotated output: every frame with its detections drawn, as PNGs in the --annotate folder and/or as the
-// --annotate-video AVI (MJPG) for the video input.
+// --annotate-video AVI (MJPG) for the video input. A 1x1 detection is a point (cascade-keypoints): a circle.
 //
 // Names: an image "a/photo.jpg" becomes DIR/photo.png; frame 12 of "street.mp4" becomes DIR/street_000012.png.
 // check_names() rejects, before any work, two inputs that would share a name and a name that is an input
