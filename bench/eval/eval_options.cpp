@@ -34,6 +34,8 @@ Measures boosted-cascade detectors (the project's XML, OpenCV's LBP cascade XML,
   composite  writes a composite annotated test set (held-out crops pasted into held-out person-free photos,
              INRIA annotation files) for `image` when no annotated photographs are at hand
   compare    draws the curves of several result files on one plot
+  keypoints  corner detectors (FOAGDD, OpenCV's Harris, Shi-Tomasi, FAST): repeatability and localisation
+             error under rotation, scale, homography, noise, JPEG and illumination changes of real images
 
 Results are JSON (stdout, or --json FILE) and a PNG plot (--plot FILE.png); several --model options put
 several curves on one plot. Files are written to a temporary and renamed. Bad options exit with 2, bad input

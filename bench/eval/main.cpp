@@ -10,6 +10,7 @@
 #include "bench/eval/curve_plot.hpp"
 #include "bench/eval/detection_run.hpp"
 #include "bench/eval/eval_options.hpp"
+#include "bench/eval/keypoint_eval.hpp"
 #include "bench/eval/opencv_hog.hpp"
 #include "cli/number_text.hpp"
 #include "cli/tool_main.hpp"
@@ -202,6 +203,7 @@ void run(const CompareCommand& c) {
 
 int main(int argc, char** argv) {
     return cli::run_tool("cascade-eval", [&] {
+        if (argc > 1 && std::string(argv[1]) == "keypoints") return eval::run_keypoint_eval(argc - 1, argv + 1);
         const auto command = parse_command(argc, argv, std::cout);
         if (!command) return 0;
         std::visit([](const auto& c) { run(c); }, *command);
