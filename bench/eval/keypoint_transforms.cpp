@@ -1,6 +1,7 @@
 #include "bench/eval/keypoint_transforms.hpp"
 
 #include <cmath>
+#include <cstdint>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
@@ -56,7 +57,8 @@ cv::Mat apply_transform(const TransformStep& step, const cv::Mat& grey, cv::Matx
     cv::Mat out;
     if (step.family == "noise") {
         cv::Mat noise(grey.size(), CV_32F);
-        cv::randn(noise, 0, s);
+        cv::RNG random(static_cast<std::uint64_t>(s * 1000) + static_cast<std::uint64_t>(grey.total()));
+        random.fill(noise, cv::RNG::NORMAL, 0, s);  // the same noise for every detector
         cv::Mat sum;
         grey.convertTo(sum, CV_32F);
         sum += noise;
