@@ -1,14 +1,13 @@
 // build_haar_integrals (gpu/haar_cascade_gpu.hpp): the three tables of every level.
-//   1. rows: one block per level row writes the row's prefix sums R(k) of the pixels and of their squares into
-//      row y + 1 of the sums and squares tables (cub::BlockScan, 256 pixels a step);
+//   1. rows: pyramid_gpu's row pass writes each level row's prefix sums R(k) of the pixels and of their squares
+//      into row y + 1 of the sums and squares tables (a warp per row);
 //   2. tilted (only for a cascade with tilted features), from those row prefixes, by the CPU's diagonal
 //      recurrences (common/haar_integrals.cpp): one thread per anti-diagonal walks down the rows adding R_{y-1}(x)
 //      (A), then one thread per diagonal subtracts B's running sum of R_{y-1}(x - 1); neighbouring threads read
 //      neighbouring words of a row;
-//   3. columns: pyramid_gpu's column pass turns the row-prefixed sums and squares into integral images.
+//   3. columns: pyramid_gpu's column pass turns the row-prefixed sums and squares into integral images (one
+//      launch for both).
 // Everything is uint32 arithmetic modulo 2^32, so the order of additions does not change a value.
-#include <cub/block/block_scan.cuh>
-
 #include "gpu/cuda_check.hpp"
 #include "gpu/haar_cascade_gpu.hpp"
 #include "gpu/level_lookup.cuh"
@@ -18,33 +17,7 @@ namespace cascade::gpu {
 
 namespace {
 
-constexpr int kRowThreads = 256;
 constexpr int kDiagonalThreads = 128;
-
-__global__ void __launch_bounds__(kRowThreads) haar_rows_kernel(HaarIntegralTarget t) {
-    using Scan = cub::BlockScan<std::uint32_t, kRowThreads>;
-    __shared__ typename Scan::TempStorage temp;
-    const GpuLevel l = t.levels[find_level(t.levels, t.num_levels, blockIdx.x, &GpuLevel::first_row)];
-    const int y = blockIdx.x - l.first_row;  // pixel row; table row y + 1
-    const std::uint8_t* row = t.pixels + l.pixel_offset + static_cast<long long>(y) * l.pixel_stride;
-    const long long out = l.integral_offset + static_cast<long long>(y + 1) * l.integral_stride + 1;
-    std::uint32_t carry = 0, carry_sq = 0;
-    for (int x0 = 0; x0 < l.width; x0 += kRowThreads) {
-        const int x = x0 + threadIdx.x;
-        const std::uint32_t p = x < l.width ? row[x] : 0u;
-        std::uint32_t run, run_sq, total, total_sq;
-        Scan(temp).InclusiveSum(p, run, total);
-        __syncthreads();
-        Scan(temp).InclusiveSum(p * p, run_sq, total_sq);
-        __syncthreads();
-        if (x < l.width) {
-            t.sums[out + x] = carry + run;
-            t.squares[out + x] = carry_sq + run_sq;
-        }
-        carry += total;
-        carry_sq += total_sq;
-    }
-}
 
 // R_{y-1}(x) of a level: the row-prefixed sums table's row y (column 0 is 0).
 __device__ __forceinline__ std::uint32_t row_prefix(const HaarIntegralTarget& t, const GpuLevel& l, int x, int y) {
@@ -90,10 +63,7 @@ __global__ void __launch_bounds__(kDiagonalThreads) haar_tilted_b_kernel(HaarInt
 
 void build_haar_integrals(const HaarIntegralTarget& t, cudaStream_t stream, KernelTimer& timer) {
     if (t.num_levels == 0) return;
-    timer.begin("haar_rows", stream);
-    haar_rows_kernel<<<t.rows, kRowThreads, 0, stream>>>(t);
-    CASCADE_CUDA_CHECK(cudaGetLastError());
-    timer.end(stream);
+    integral_rows({t.levels, t.num_levels, t.rows, t.strips, t.sums, t.squares}, t.pixels, stream, timer);
     if (t.tilted) {
         const dim3 grid((t.max_width + t.max_height + 1 + kDiagonalThreads - 1) / kDiagonalThreads, t.num_levels);
         timer.begin("haar_tilted", stream);
@@ -103,8 +73,7 @@ void build_haar_integrals(const HaarIntegralTarget& t, cudaStream_t stream, Kern
         CASCADE_CUDA_CHECK(cudaGetLastError());
         timer.end(stream);
     }
-    integral_columns({t.levels, t.num_levels, t.rows, t.strips, t.sums}, stream, timer);
-    integral_columns({t.levels, t.num_levels, t.rows, t.strips, t.squares}, stream, timer);
+    integral_columns({t.levels, t.num_levels, t.rows, t.strips, t.sums, t.squares}, stream, timer);
 }
 
 }  // namespace cascade::gpu

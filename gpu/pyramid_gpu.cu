@@ -25,10 +25,10 @@ struct CanvasPixels {
     }
 };
 
-// Row pass: row y + 1 of the level's integral gets the inclusive prefix sums of level row y. One warp per row,
-// 32 * kRowUnroll pixels per step: independent warp scans of 32 consecutive pixels (coalesced loads and
-// stores), then the running total carried from scan to scan. No block-wide synchronisation: short rows of small
-// levels finish on their own.
+// Row pass: row y + 1 of the level's integral gets the inclusive prefix sums of level row y, and with `also`
+// row y + 1 of that table the prefix sums of the squared pixels. One warp per row, 32 * kRowUnroll pixels per
+// step: independent warp scans of 32 consecutive pixels (coalesced loads and stores), then the running total
+// carried from scan to scan. No block-wide synchronisation: short rows of small levels finish on their own.
 template <class Pixels>
 __global__ void __launch_bounds__(kRowWarps * 32) integral_rows_kernel(IntegralTarget t, Pixels pixels) {
     using WarpScan = cub::WarpScan<std::uint32_t>;
@@ -38,26 +38,45 @@ __global__ void __launch_bounds__(kRowWarps * 32) integral_rows_kernel(IntegralT
     if (row >= t.rows) return;
     const GpuLevel l = t.levels[find_level(t.levels, t.num_levels, row, &GpuLevel::first_row)];
     const int y = row - l.first_row;
-    std::uint32_t* out = t.integrals + l.integral_offset + static_cast<std::size_t>(y + 1) * l.integral_stride + 1;
-    std::uint32_t carry = 0;
+    const std::size_t first = l.integral_offset + static_cast<std::size_t>(y + 1) * l.integral_stride + 1;
+    std::uint32_t* out = t.integrals + first;
+    std::uint32_t carry = 0, carry_squares = 0;
     for (int x0 = 0; x0 < l.width; x0 += 32 * kRowUnroll) {
-        std::uint32_t v[kRowUnroll];
+        std::uint32_t v[kRowUnroll], q[kRowUnroll];
 #pragma unroll
         for (int i = 0; i < kRowUnroll; ++i) {
             const int x = x0 + i * 32 + lane;
             v[i] = x < l.width ? pixels(l, x, y) : 0u;
+            q[i] = v[i] * v[i];
         }
 #pragma unroll
         for (int i = 0; i < kRowUnroll; ++i) WarpScan(scan[warp]).InclusiveSum(v[i], v[i]);
+        if (t.also) {  // uniform
+#pragma unroll
+            for (int i = 0; i < kRowUnroll; ++i) WarpScan(scan[warp]).InclusiveSum(q[i], q[i]);
+        }
 #pragma unroll
         for (int i = 0; i < kRowUnroll; ++i) {
+            const int x = x0 + i * 32 + lane;
             v[i] += carry;
             carry = __shfl_sync(0xffffffffu, v[i], 31);
-            const int x = x0 + i * 32 + lane;
             if (x < l.width) out[x] = v[i];
+            if (t.also) {
+                q[i] += carry_squares;
+                carry_squares = __shfl_sync(0xffffffffu, q[i], 31);
+                if (x < l.width) t.also[first + x] = q[i];
+            }
         }
     }
 }
+
+// Exact mode's level pixels (build_exact_levels' buffer) as the row pass reads them.
+struct BufferPixels {
+    const std::uint8_t* base;
+    __device__ std::uint32_t operator()(const GpuLevel& l, int x, int y) const {
+        return base[l.pixel_offset + static_cast<std::size_t>(y) * l.pixel_stride + x];
+    }
+};
 
 // Level pixels alone: kResizeSplit blocks per kStripWidth columns of a level (the column pass's strips), a
 // lane per column; the strip's rows are dealt out to the blocks' warps in turn. Each lane reads its column tap
@@ -95,7 +114,7 @@ __global__ void __launch_bounds__(kColumnWarps * 32) integral_columns_kernel(Int
     const GpuLevel l = t.levels[find_level(t.levels, t.num_levels, blockIdx.x, &GpuLevel::first_strip)];
     const int x = 1 + (blockIdx.x - l.first_strip) * kStripWidth + threadIdx.x % 32;
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-    std::uint32_t* sums = t.integrals + l.integral_offset;
+    std::uint32_t* sums = (blockIdx.y == 0 ? t.integrals : t.also) + l.integral_offset;
     auto load = [&](int y0, std::uint32_t (&v)[kPerWarp]) {
 #pragma unroll
         for (int r = 0; r < kPerWarp; ++r) {
@@ -156,7 +175,16 @@ __global__ void resample_octave_kernel(const GpuLevel* levels, int first, cudaTe
 
 void integral_columns(const IntegralTarget& t, cudaStream_t stream, KernelTimer& timer) {
     timer.begin("integral_columns", stream);
-    integral_columns_kernel<<<t.strips, kColumnWarps * 32, 0, stream>>>(t);
+    integral_columns_kernel<<<dim3(t.strips, t.also ? 2 : 1), kColumnWarps * 32, 0, stream>>>(t);
+    CASCADE_CUDA_CHECK(cudaGetLastError());
+    timer.end(stream);
+}
+
+void integral_rows(const IntegralTarget& target, const std::uint8_t* level_pixels, cudaStream_t stream,
+                   KernelTimer& timer) {
+    timer.begin("integral_rows", stream);
+    integral_rows_kernel<<<(target.rows + kRowWarps - 1) / kRowWarps, kRowWarps * 32, 0, stream>>>(
+        target, BufferPixels{level_pixels});
     CASCADE_CUDA_CHECK(cudaGetLastError());
     timer.end(stream);
 }

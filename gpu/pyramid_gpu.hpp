@@ -29,6 +29,10 @@ struct IntegralTarget {
     int num_levels;
     int rows, strips;        // FrameLayout::rows, ::strips
     std::uint32_t* integrals;
+    // integral_rows and integral_columns only (null: none): the Haar squared integral, of the same layout.
+    // The row pass writes the squared pixels' prefix sums there; the column pass scans it in the same launch
+    // (twice the blocks fill the machine better than two launches).
+    std::uint32_t* also = nullptr;
 };
 
 // The column pass alone: adds each column's running sum down rows 1..height of every level's table, for
@@ -36,6 +40,11 @@ struct IntegralTarget {
 // columns). Any uint32 matrix whose rows are already row-prefixed qualifies: the HoG detector passes its
 // interleaved integral histograms as matrices of kHogBins * (width + 1) columns (gpu/hog_layout.hpp).
 void integral_columns(const IntegralTarget& target, cudaStream_t stream, KernelTimer& timer);
+
+// The row pass alone over exact mode's level pixels (build_exact_levels' buffer): row y + 1 of every level's
+// table gets the prefix sums of level row y (and of its squares into `also`), columns 1..width.
+void integral_rows(const IntegralTarget& target, const std::uint8_t* level_pixels, cudaStream_t stream,
+                   KernelTimer& timer);
 
 // frame: device memory. taps_x/taps_y: every level's taps, at GpuLevel::taps_x/taps_y.
 void build_exact_pyramid(const IntegralTarget& target, const GrayView& frame, const ResizeTap* taps_x,
