@@ -48,6 +48,23 @@ CASCADE_HD int weak_count(const View& cascade) {
     return last.first + last.count;
 }
 
+// A window functor may add a stage's responses itself (stage_sum), where its exact_sums() says that every order
+// of addition gives the same double: the GPU's teams of threads then add them side by side
+// (gpu/warp_responses.cuh). Otherwise they are added one after another, in order.
+template <class Window, class = void>
+struct SumsStages : std::false_type {};
+template <class Window>
+struct SumsStages<Window, std::void_t<decltype(std::declval<const Window&>().stage_sum(std::declval<const Stage&>()))>>
+    : std::true_type {};
+
+template <class Window>
+CASCADE_HD double add_stage(const Window& window, const Stage& stage, double sum) {
+    if constexpr (SumsStages<Window>::value)
+        if (window.exact_sums()) return sum + window.stage_sum(stage);
+    for (int i = stage.first; i < stage.first + stage.count; ++i) sum += window(i);
+    return sum;
+}
+
 // Runs stages [begin, end) of `cascade` on one window. `sum` carries the running sum between calls, so the
 // GPU can split a cascade into groups of stages and compact survivors in between. The sum is a double
 // because OpenCV accumulates its float leaves in double; the comparison then matches OpenCV exactly.
@@ -59,7 +76,7 @@ CASCADE_HD int run_stages(const View& cascade, const Window& window, int begin, 
     for (int s = begin; s < end; ++s) {
         const Stage stage = cascade.stages[s];
         if (cascade.policy == SumPolicy::per_stage) sum = 0.0;
-        for (int i = stage.first; i < stage.first + stage.count; ++i) sum += window(i);
+        sum = add_stage(window, stage, sum);
         if (sum < stage.threshold) return s;
         if (sum >= stage.accept) return cascade.num_stages;
     }

@@ -16,6 +16,7 @@
 // at(x, y) -> uint32.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 
@@ -51,6 +52,34 @@ CASCADE_HD int haar_rect_sum(const Sampler& s, int wx, int wy, HaarRect r, std::
                                 s.tilted.at(x + r.width - r.height, y + r.width + r.height));
     return static_cast<int>(s.sums.at(x, y) - s.sums.at(x + r.width, y) - s.sums.at(x, y + r.height) +
                             s.sums.at(x + r.width, y + r.height));
+}
+
+// Whether adding a stage's leaves in any order gives the same double: true when every partial sum is exact.
+// Each leaf is a float, a multiple of its own unit in the last place, so every partial sum is a multiple of the
+// smallest such unit g and at most S (the sum of each tree's largest |leaf| over the stage, over the whole
+// cascade for a running sum) in magnitude: exact when S <= 2^53 g. OpenCV's Haar cascades need 34-46 of the 53
+// bits. Then the GPU may add a stage's responses side by side and still equal the CPU's sum in order.
+inline bool exact_stage_sums(const HaarCascade& c) {
+    double g = 1.0, bound = 0.0, largest = 0.0;
+    for (const Stage& s : c.stages) {
+        double stage_bound = 0.0;
+        for (int t = s.first; t < s.first + s.count; ++t) {
+            const HaarTree& tree = c.weaks[static_cast<std::size_t>(t)];
+            double most = 0.0;
+            for (int k = 0; k <= tree.node_count; ++k) {
+                const float leaf = c.leaves[static_cast<std::size_t>(tree.first_leaf + k)];
+                if (leaf == 0.f) continue;
+                int e = 0;
+                std::frexp(leaf, &e);
+                g = std::min(g, std::ldexp(1.0, e - 24));
+                most = std::max(most, static_cast<double>(std::fabs(leaf)));
+            }
+            stage_bound += most;
+        }
+        bound += stage_bound;
+        largest = std::max(largest, stage_bound);
+    }
+    return (c.policy == SumPolicy::running ? bound : largest) <= std::ldexp(g, 53);
 }
 
 // The weak learners of a Haar cascade for the window at (x, y); constructing it computes the window's

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "common/cascade_eval.hpp"
 #include "common/feature_family.hpp"
@@ -35,9 +36,10 @@ __device__ __forceinline__ bool goes_on(int reached, int end, Survivor& s) {
     return reached >= end;
 }
 
-// Stages [begin, end) on the window at (x, y) of `sampler`: one thread, or the whole warp (every lane passes
-// the same arguments) in a group from the source's kFirstWarpGroup on. Returns run_stages' answer, or kWindowRefused for a
-// window its family refuses (common/cascade_eval.hpp: neither goes on nor counts as a first-stage rejection).
+// Stages [begin, end) on the window at (x, y) of `sampler`: one thread, or a whole team (every lane passes the
+// same arguments): a warp in a group from the source's kFirstWarpGroup on, a block from its kFirstBlockGroup
+// on. Returns run_stages' answer, or kWindowRefused for a window its family refuses (common/cascade_eval.hpp:
+// neither goes on nor counts as a first-stage rejection).
 template <class Source, class Sampler>
 __device__ __forceinline__ int run_group(const Source& src, const typename Source::View& view, const Sampler& sampler,
                                          int x, int y, int begin, int end, double& sum) {
@@ -46,13 +48,27 @@ __device__ __forceinline__ int run_group(const Source& src, const typename Sourc
     return run_stages(view, window, begin, end, sum);
 }
 
-template <class Source, class Sampler>
-__device__ int run_group_warp(const Source& src, const typename Source::View& view, const Sampler& sampler, int x,
-                              int y, int begin, int end, double& sum) {
+// Whether a source's cascade adds each stage to the same double in any order (its `exact_sums` member; a source
+// without one: no).
+template <class Source, class = void>
+struct HasExactSums : std::false_type {};
+template <class Source>
+struct HasExactSums<Source, std::void_t<decltype(std::declval<const Source&>().exact_sums)>> : std::true_type {};
+template <class Source>
+__device__ __forceinline__ bool exact_sums(const Source& src) {
+    if constexpr (HasExactSums<Source>::value)
+        return src.exact_sums;
+    else
+        return false;
+}
+
+template <class Source, class Sampler, class Team>
+__device__ int run_group_team(const Source& src, const typename Source::View& view, const Sampler& sampler, int x,
+                              int y, int begin, int end, double& sum, const Team& team) {
     using Window = decltype(src.window_at(view, sampler, x, y));
     const Window window = src.window_at(view, sampler, x, y);
     if (refused(window)) return kWindowRefused;
-    const WarpResponses<Window> responses{window, weak_count(view), view.stages};
+    const WarpResponses<Window, Team> responses{window, weak_count(view), view.stages, team};
     return run_stages(view, responses, begin, end, sum);
 }
 

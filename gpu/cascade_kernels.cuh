@@ -15,6 +15,14 @@
 //                                            survivors, thousands of trees over few). kNoWarpGroup (LBP): never;
 //                                            in the shared-memory strategy a warp per window only for its last
 //                                            few, the lanes computing past the stage.
+//   static constexpr int kFirstBlockGroup;   from this group on (at least kFirstWarpGroup) a block of 256 threads
+//                                            per survivor, computing a stage side by side: Haar's last group, the
+//                                            few windows that go deep, a stage of up to 211 trees in one step
+//                                            instead of seven (kNoWarpGroup: never; the shared-memory strategy
+//                                            keeps to warps)
+//   bool exact_sums;                         optional: the cascade adds each stage to the same double in any
+//                                            order (common/haar_eval.hpp exact_stage_sums), so a warp or block
+//                                            adds a stage's responses side by side (gpu/warp_responses.cuh)
 //   static constexpr int kSharedThreads, kSharedMinBlocks;  the shared-memory strategy's block (launch bounds)
 //   int tile_pitch;                          row pitch in words of what block() reads: orders the shared-memory
 //                                            strategy's lists by bank (any value keeps them correct)
@@ -72,15 +80,16 @@ __global__ void __launch_bounds__(kFirstGroupThreads)
 }
 
 // Group [begin, end) on a survivor list, a fixed grid looping over it (its length is only known on the
-// device): one thread per survivor, or one warp (kWarp: a group from Source::kFirstWarpGroup on; lane 0 offers it
-// to the compactor).
-template <class Source, class Compactor, bool kWarp>
+// device): kLanes threads per survivor: one, a warp (a group from Source::kFirstWarpGroup on) or the block (from
+// Source::kFirstBlockGroup on); the first of them offers it to the compactor.
+template <class Source, class Compactor, int kLanes>
 __global__ void __launch_bounds__(kFirstGroupThreads) survivor_kernel(Source src, LevelsRef lv, int begin, int end,
                                                                       const Survivor* in, const int* in_count,
                                                                       ListRef out) {
-    constexpr int kLanes = kWarp ? 32 : 1;  // threads per survivor
+    static_assert(kLanes == 1 || kLanes == 32 || kLanes == kFirstGroupThreads, "a thread, a warp or the block");
     constexpr int kPerBlock = kFirstGroupThreads / kLanes;
     __shared__ typename Compactor::TempStorage temp;
+    __shared__ double responses[kLanes == kFirstGroupThreads ? kLanes : 1];  // the block's (BlockTeam)
     const int n = *in_count;
     const typename Source::View view = src.view();
     for (int first = blockIdx.x * kPerBlock; first < n; first += gridDim.x * kPerBlock) {  // uniform per block
@@ -95,10 +104,14 @@ __global__ void __launch_bounds__(kFirstGroupThreads) survivor_kernel(Source src
             } else {
                 const auto sampler = src.level(lv.levels[s.level]);
                 int reached;
-                if constexpr (kWarp)
-                    reached = run_group_warp(src, view, sampler, s.x, s.y, begin, end, s.sum);
-                else
+                if constexpr (kLanes == 1)
                     reached = run_group(src, view, sampler, s.x, s.y, begin, end, s.sum);
+                else if constexpr (kLanes == 32)
+                    reached = run_group_team(src, view, sampler, s.x, s.y, begin, end, s.sum,
+                                             WarpTeam{exact_sums(src)});
+                else
+                    reached = run_group_team(src, view, sampler, s.x, s.y, begin, end, s.sum,
+                                             BlockTeam<kLanes>{responses, exact_sums(src)});
                 survives = goes_on(reached, end, s);
             }
         }
@@ -146,10 +159,10 @@ void prefer_carveout(Kernel kernel, int percent) {
 }
 
 // Group g of a compacting strategy on group g - 1's survivors.
-template <class Source, class Compactor, bool kWarp>
+template <class Source, class Compactor, int kLanes>
 void launch_survivors(const Source& src, const LevelsRef& lv, int begin, int end, const CascadeTarget& t,
                       std::size_t g, const ListRef& out, cudaStream_t stream) {
-    const auto kernel = survivor_kernel<Source, Compactor, kWarp>;
+    const auto kernel = survivor_kernel<Source, Compactor, kLanes>;
     static const int blocks = resident_blocks(kernel);
     kernel<<<blocks, kFirstGroupThreads, 0, stream>>>(src, lv, begin, end, t.lists[(g - 1) % 2], &t.counts[g - 1],
                                                       out);
@@ -172,13 +185,24 @@ void launch_compacting(const Source& src, const CascadeTarget& t, const KernelTu
     for (std::size_t g = 1; g < ends.size(); ++g) {
         timer.begin(std::string(name) + "/" + std::to_string(g), stream);
         const ListRef out{t.lists[g % 2], &t.counts[g]};
-        if constexpr (Source::kFirstWarpGroup < kNoWarpGroup)  // no warp kernel for a source that never takes one
-            if (static_cast<int>(g) >= Source::kFirstWarpGroup) {
-                launch_survivors<Source, Compactor, true>(src, lv, ends[g - 1], ends[g], t, g, out, stream);
+        const int group = static_cast<int>(g);
+        // No warp or block kernel for a source that never takes one.
+        if constexpr (Source::kFirstBlockGroup < kNoWarpGroup) {
+            if (group >= Source::kFirstBlockGroup) {
+                launch_survivors<Source, Compactor, kFirstGroupThreads>(src, lv, ends[g - 1], ends[g], t, g, out,
+                                                                       stream);
                 timer.end(stream);
                 continue;
             }
-        launch_survivors<Source, Compactor, false>(src, lv, ends[g - 1], ends[g], t, g, out, stream);
+        }
+        if constexpr (Source::kFirstWarpGroup < kNoWarpGroup) {
+            if (group >= Source::kFirstWarpGroup) {
+                launch_survivors<Source, Compactor, 32>(src, lv, ends[g - 1], ends[g], t, g, out, stream);
+                timer.end(stream);
+                continue;
+            }
+        }
+        launch_survivors<Source, Compactor, 1>(src, lv, ends[g - 1], ends[g], t, g, out, stream);
         timer.end(stream);
     }
 }

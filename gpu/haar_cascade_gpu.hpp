@@ -29,6 +29,7 @@ struct HaarPlanes {
     // Every level's tables at GpuLevel::integral_offset, integral_stride elements a row (the layout's).
     // tilted: null when no feature of the cascade is tilted.
     const std::uint32_t *sums, *squares, *tilted;
+    bool exact_sums;  // common/haar_eval.hpp exact_stage_sums of the cascade
 };
 
 // requires: as launch_cascade (gpu/cascade_kernels.cuh).

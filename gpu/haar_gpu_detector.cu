@@ -4,6 +4,7 @@
 #include <atomic>
 
 #include "common/error.hpp"
+#include "common/haar_eval.hpp"
 #include "gpu/detector_core.hpp"
 #include "gpu/haar_cascade_gpu.hpp"
 #include "gpu/pyramid_gpu.hpp"
@@ -26,6 +27,7 @@ public:
         copy_to_device(weaks_, cascade.weaks, stream());
         copy_to_device(nodes_, cascade.nodes, stream());
         copy_to_device(leaves_, cascade.leaves, stream());
+        exact_sums_ = exact_stage_sums(cascade);
         tilted_features_ = std::any_of(cascade.nodes.begin(), cascade.nodes.end(),
                                        [](const HaarNode& n) { return n.feature.tilted != 0; });
         claim_constants();
@@ -67,8 +69,8 @@ private:
 
     void run_cascade(const CascadeTarget& target, const std::vector<int>& ends, Compaction strategy,
                      KernelTimer& timer) override {
-        const HaarPlanes planes{cascade_.window, cascade_.policy, stages_.get(), weaks_.get(), nodes_.get(),
-                                leaves_.get(),   sums_.get(),     squares_.get(), tilted()};
+        const HaarPlanes planes{cascade_.window, cascade_.policy, stages_.get(),   weaks_.get(), nodes_.get(),
+                                leaves_.get(),   sums_.get(),     squares_.get(), tilted(),     exact_sums_};
         run_haar_cascade(planes, target, ends, strategy, stream(), timer);
     }
 
@@ -83,6 +85,7 @@ private:
     DeviceBuffer<HaarNode> nodes_;
     DeviceBuffer<float> leaves_;
     bool tilted_features_ = false;  // whether any node's feature is tilted: else no tilted table
+    bool exact_sums_ = false;       // common/haar_eval.hpp exact_stage_sums
     // Per frame size.
     FrameLayout layout_;
     DeviceBuffer<std::uint8_t> level_pixels_;

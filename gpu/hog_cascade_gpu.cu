@@ -26,6 +26,7 @@ struct HistogramSampler {
 // root and a division: survivors are evaluated one warp per window, a stage's weak learners side by side.
 struct HogSource : FamilyWindows<HogFamily> {
     static constexpr int kFirstWarpGroup = 1;
+    static constexpr int kFirstBlockGroup = kNoWarpGroup;
     static constexpr int kSharedThreads = 256;
     static constexpr int kSharedMinBlocks = 2;
 

@@ -23,6 +23,7 @@ __constant__ LbpWeak c_weaks[kMaxLbpGpuWeaks];
 template <class Integrals, bool kTiled, bool kStumps>
 struct LbpSource : FamilyWindows<LbpFamily> {
     static constexpr int kFirstWarpGroup = kNoWarpGroup;
+    static constexpr int kFirstBlockGroup = kNoWarpGroup;
     // Four warps per 32 x 32 tile rather than eight: fewer warps idle at each barrier and twice the blocks
     // per multiprocessor (docs/benchmarks.md).
     static constexpr int kSharedThreads = 128;

@@ -181,7 +181,8 @@ struct SharedLists {
             // Lanes compute past the stage unless a weak learner is too costly to compute speculatively.
             const WarpResponses<Window> responses{src.window_at(view, sampler, x_of(entry), y_of(entry)),
                                                   weak_count(view),
-                                                  Source::kFirstWarpGroup < kNoWarpGroup ? view.stages : nullptr};
+                                                  Source::kFirstWarpGroup < kNoWarpGroup ? view.stages : nullptr,
+                                                  WarpTeam{exact_sums(src)}};
             int h = g;
             for (; h <= last; ++h) {
                 if (!(entry & kAcceptedIndex)) {

@@ -10,8 +10,10 @@
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>
 #include <string>
+#include <variant>
 #include <vector>
 
+#include "common/haar_eval.hpp"
 #include "common/haar_integrals.hpp"
 #include "common/model_io.hpp"
 #include "common/packed_model.hpp"
@@ -162,4 +164,33 @@ TEST_CASE("bad Haar cascades give one line naming the file and the element") {
               .find("holds more than 3 rectangles") != std::string::npos);
     CHECK(error_for(replace_once(original, "<leafValues>\n            2.0875", "<leafValues>\n            1.0 2.0875"))
               .find("has 1 nodes and 3 leaves") != std::string::npos);
+}
+
+// common/haar_eval.hpp exact_stage_sums: when it holds, the GPU's warps and blocks add a stage's leaves side by
+// side and must still get the CPU's sum in order.
+TEST_CASE("exact stage sums: OpenCV's cascades add to the same double in any order; a tiny leaf breaks that") {
+    const auto face = cascade::test::system_file("/usr/share/opencv4/haarcascades/haarcascade_frontalface_default.xml");
+    if (!face) return;
+    HaarCascade c = std::get<HaarCascade>(cascade::load_model(*face).cascade);
+    REQUIRE(cascade::exact_stage_sums(c));
+    for (const cascade::Stage& s : c.stages) {  // each tree's first and last leaf, forwards and backwards
+        double forwards = 0.0, backwards = 0.0;
+        for (int t = s.first; t < s.first + s.count; ++t) {
+            const cascade::HaarTree& tree = c.weaks[static_cast<std::size_t>(t)];
+            forwards += c.leaves[static_cast<std::size_t>(tree.first_leaf)];
+            forwards += c.leaves[static_cast<std::size_t>(tree.first_leaf + tree.node_count)];
+        }
+        for (int t = s.first + s.count - 1; t >= s.first; --t) {
+            const cascade::HaarTree& tree = c.weaks[static_cast<std::size_t>(t)];
+            backwards += c.leaves[static_cast<std::size_t>(tree.first_leaf + tree.node_count)];
+            backwards += c.leaves[static_cast<std::size_t>(tree.first_leaf)];
+        }
+        CHECK(forwards == backwards);
+    }
+    c.leaves[0] = 1e-30f;  // 2^-100 beside leaves near 1: partial sums need more than 53 bits
+    CHECK_FALSE(cascade::exact_stage_sums(c));
+    c.leaves[0] = 0.f;  // a zero leaf adds nothing
+    CHECK(cascade::exact_stage_sums(c));
+    c.policy = cascade::SumPolicy::running;  // the bound over the whole cascade: 25 stages of up to 207
+    CHECK(cascade::exact_stage_sums(c));
 }
