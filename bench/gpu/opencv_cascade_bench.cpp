@@ -116,6 +116,14 @@ private:
 
 }  // namespace
 
+std::unique_ptr<BenchFamily> cascade_family(const BenchOptions& o, const PackedModel& packed) {
+    if (std::holds_alternative<LbpCascade>(packed.model.cascade))
+        return std::make_unique<OpenCvCascadeBench<LbpCascade>>(o, packed);
+    if (std::holds_alternative<HaarCascade>(packed.model.cascade))
+        return std::make_unique<OpenCvCascadeBench<HaarCascade>>(o, packed);
+    throw InputError(o.model, "not an LBP or Haar cascade");
+}
+
 int run_lbp_bench(int argc, char** argv) {
     BenchOptions defaults;
     defaults.resolutions = {"720x480", "1280x720", "1920x1080"};

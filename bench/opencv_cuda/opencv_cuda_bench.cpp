@@ -6,11 +6,13 @@
 //
 // OpenCV CUDA's settings, as close to ours as its API allows: the same scale factor; minNeighbors 3, and ours
 // grouped by group_detections (cv::groupRectangles' rule, eps 0.2) with 3; its minimum object size left at
-// its default, the cascade window (its pyramid skips every level whose window is not larger than a minimum
+// its default, the cascade window (its LBP pyramid skips every level whose window is not larger than a minimum
 // set explicitly, so 24x24 would drop the 24-pixel level that ours keeps); no maximum size. What differs, by
-// its design: its levels are resized by cuda::resize (bilinear on the GPU, not OpenCV's CPU resize that our
-// exact mode reproduces), it scans with step 2 below scale 2 and 1 above (our stride-0 "opencv" rule), and
-// it groups with connected components on the GPU (the same similarity as groupRectangles, eps 0.2).
+// its design: LBP levels are resized by cuda::resize (bilinear on the GPU, not OpenCV's CPU resize that our
+// exact mode reproduces), scanned with step 2 below scale 2 and 1 above (our stride-0 "opencv" rule) and
+// grouped by connected components on the GPU (groupRectangles' similarity, eps 0.2). The Haar detector
+// (cudalegacy's NCV) scans integer scales only (1, 2, 3, ...: the integer parts of the powers of the scale
+// factor), each on the integral image decimated by that integer, at every position, and groups on the host.
 // Its row is timed from a frame already on the device to the grouped rectangles on the host, with
 // cudaDeviceSynchronize on both sides; its parity column says how many of its grouped rectangles ours
 // reproduces on every frame of the set: our grouped detections (exact mode, OpenCV's rule), by decreasing
@@ -40,8 +42,9 @@ namespace {
 
 const char* const kUsage =
     "usage: cascade-bench-opencv-cuda [--data DIR] [--model XML] [--resolutions 720x480,1280x720,1920x1080]\n"
-    "  [--configs exact/0/auto,texture/0/auto,exact/1/auto (Haar: exact only)] [--scale-factor 1.1] [--min-size 0] [--frames 100] [--warmup 20]\n"
-    "  [--opencv-frames 100] [--parity-frames 2] [--kernel-frames 10] [--max-sources N] [--no-opencv]\n"
+    "  [--configs exact/0/auto,texture/0/auto,exact/1/auto (Haar: exact only)] [--scale-factor 1.1]\n"
+    "  [--min-size 0] [--frames 100] [--warmup 20] [--opencv-frames 100] [--parity-frames 2] [--kernel-frames 10]\n"
+    "  [--max-sources N] [--no-opencv]\n"
     "  [--json FILE] [--markdown FILE] [--date TEXT]\n"
     "OpenCV 4.6's cv::cuda::CascadeClassifier (the opencv-cuda row, minNeighbors 3) against this toolkit's GPU\n"
     "detector (the other rows, cascade-bench's) on the same frames; --model: OpenCV's LBP cascade (default\n"
@@ -163,13 +166,13 @@ int run_opencv_cuda_bench(int argc, char** argv) {
     defaults.frames = 100;
     defaults.warmup = 20;
     defaults.opencv_frames = 100;
+    defaults.points = gpu::LbpGpuOptions{}.compaction_points;
+    defaults.warp_tail = gpu::LbpGpuOptions{}.warp_tail;
     BenchOptions o = parse_bench_options(argc, argv, defaults, FamilyOptions::lbp, kUsage);
     if (o.model.empty()) o.model = o.data + "/models/lbpcascade_frontalface.xml";
     const PackedModel packed = load_packed_model(o.model);
     const bool haar = std::holds_alternative<HaarCascade>(packed.model.cascade);
-    if (o.points == defaults.points)  // cascade-bench's (and the detectors') default compaction points
-        o.points = haar ? gpu::HaarGpuOptions{}.compaction_points : gpu::LbpGpuOptions{}.compaction_points;
-    if (o.warp_tail == defaults.warp_tail) o.warp_tail = gpu::LbpGpuOptions{}.warp_tail;
+    if (haar && o.points == defaults.points) o.points = gpu::HaarGpuOptions{}.compaction_points;  // Haar's default
     if (haar && o.configs == defaults.configs) o.configs = {"exact/0/auto", "exact/1/auto"};  // no texture mode
     OpenCvCudaBench family(o, packed);
     return run_bench(o, family);
