@@ -91,6 +91,10 @@ nice -n 19 cmake -S "$src" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMA
   "${off[@]/%/=OFF}" >"$root/configure.log"
 nice -n 19 ninja -C "$build" -j2
 nice -n 19 ninja -C "$build" install >/dev/null
+# cudalegacy's Haar detector (NCV) loads only the old cascade format: OpenCV ships those in data/haarcascades_cuda
+# (the same classifiers as data/haarcascades; this toolkit reads both and detects the same windows with either).
+mkdir -p "$prefix/share/opencv4/haarcascades_cuda"
+cp "$src"/data/haarcascades_cuda/*.xml "$prefix/share/opencv4/haarcascades_cuda/"
 
 # The system's CPU modules must find every symbol they import from the system's core in the core built here.
 sys=/usr/lib/x86_64-linux-gnu
