@@ -15,7 +15,7 @@
 // 256, missing elements and garbled numbers.
 // load_model (common/model_io.hpp) is the usual entry point; it recognises these files by their root.
 //
-// The writer does the inverse for per-stage cascades whose every response table holds at most two values
+// The writer does the inverse for per-stage LBP cascades whose every response table holds at most two values
 // (trained by cascade-train lbp-opencv, or read by the reader): each table becomes a stump (the subset of the
 // codes whose response differs from code 0's), features are listed once each, and each stage threshold is
 // written as the float that OpenCV, lowering it by 1e-5f, turns back into exactly the model's threshold.
@@ -56,11 +56,16 @@ struct OpenCvStageParams {
     double max_false_alarm = 0.5;
     double weight_trim_rate = 0.95;
     int max_weak_count = 100;
+    std::string haar_mode = "BASIC";  // Haar: BASIC, CORE or ALL
 };
 
 // The XML text of `cascade` in OpenCV's format; `source` names the model in errors.
 std::string opencv_cascade_xml(const LbpCascade& cascade, const OpenCvStageParams& params, const std::string& source);
 // Writes it to `path` atomically.
 void save_opencv_cascade(const LbpCascade& cascade, const OpenCvStageParams& params, const std::string& path);
+
+// The same for a Haar cascade of stumps (trained by cascade-train haar): featureType HAAR, a feature per stump.
+std::string opencv_cascade_xml(const HaarCascade& cascade, const OpenCvStageParams& params, const std::string& source);
+void save_opencv_cascade(const HaarCascade& cascade, const OpenCvStageParams& params, const std::string& path);
 
 }  // namespace cascade

@@ -1,5 +1,5 @@
-// Writer of OpenCV's cascade XML for LBP stump cascades (common/opencv_cascade_xml.hpp): the inverse of
-// lbp_cascade_from_opencv_xml on the cascades it can express.
+// Writer of OpenCV's cascade XML for LBP and Haar stump cascades (common/opencv_cascade_xml.hpp): the inverse
+// of lbp_cascade_from_opencv_xml and haar_cascade_from_opencv_xml on the cascades it can express.
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -59,6 +59,29 @@ Stump stump_of(const float* table, int weak, const std::string& source) {
     return s;
 }
 
+// Everything before <stages>: the cascade's kind, window and training parameters.
+void write_head(std::ostringstream& out, const char* feature_type, Size window, std::size_t stages,
+                const OpenCvStageParams& params, const std::string& feature_params) {
+    out << "<?xml version=\"1.0\"?>\n<opencv_storage>\n<cascade type_id=\"opencv-cascade-classifier\">\n"
+        << "  <stageType>BOOST</stageType>\n  <featureType>" << feature_type << "</featureType>\n"
+        << "  <height>" << window.height << "</height>\n  <width>" << window.width << "</width>\n"
+        << "  <stageParams>\n    <boostType>" << params.boost_type << "</boostType>\n"
+        << "    <minHitRate>" << params.min_hit_rate << "</minHitRate>\n"
+        << "    <maxFalseAlarm>" << params.max_false_alarm << "</maxFalseAlarm>\n"
+        << "    <weightTrimRate>" << params.weight_trim_rate << "</weightTrimRate>\n"
+        << "    <maxDepth>1</maxDepth>\n    <maxWeakCount>" << params.max_weak_count << "</maxWeakCount></stageParams>\n"
+        << "  <featureParams>\n" << feature_params << "</featureParams>\n"
+        << "  <stageNum>" << stages << "</stageNum>\n  <stages>\n";
+}
+
+void open_stage(std::ostringstream& out, const Stage& stage, std::size_t s, const std::string& source) {
+    if (std::isfinite(stage.accept))
+        throw InputError(source, "stage " + std::to_string(s) + " has an acceptance threshold, which OpenCV lacks");
+    out << "    <!-- stage " << s << " -->\n    <_>\n      <maxWeakCount>" << stage.count << "</maxWeakCount>\n"
+        << "      <stageThreshold>" << float_text(written_threshold(stage.threshold, static_cast<int>(s), source))
+        << "</stageThreshold>\n      <weakClassifiers>\n";
+}
+
 }  // namespace
 
 std::string opencv_cascade_xml(const LbpCascade& cascade, const OpenCvStageParams& params, const std::string& source) {
@@ -72,23 +95,10 @@ std::string opencv_cascade_xml(const LbpCascade& cascade, const OpenCvStageParam
         if (feature_index.emplace(key, static_cast<int>(features.size())).second) features.push_back(w.feature);
     }
     std::ostringstream out;
-    out << "<?xml version=\"1.0\"?>\n<opencv_storage>\n<cascade type_id=\"opencv-cascade-classifier\">\n"
-        << "  <stageType>BOOST</stageType>\n  <featureType>LBP</featureType>\n"
-        << "  <height>" << cascade.window.height << "</height>\n  <width>" << cascade.window.width << "</width>\n"
-        << "  <stageParams>\n    <boostType>" << params.boost_type << "</boostType>\n"
-        << "    <minHitRate>" << params.min_hit_rate << "</minHitRate>\n"
-        << "    <maxFalseAlarm>" << params.max_false_alarm << "</maxFalseAlarm>\n"
-        << "    <weightTrimRate>" << params.weight_trim_rate << "</weightTrimRate>\n"
-        << "    <maxDepth>1</maxDepth>\n    <maxWeakCount>" << params.max_weak_count << "</maxWeakCount></stageParams>\n"
-        << "  <featureParams>\n    <maxCatCount>256</maxCatCount></featureParams>\n"
-        << "  <stageNum>" << cascade.stages.size() << "</stageNum>\n  <stages>\n";
+    write_head(out, "LBP", cascade.window, cascade.stages.size(), params, "    <maxCatCount>256</maxCatCount>");
     for (std::size_t s = 0; s < cascade.stages.size(); ++s) {
         const Stage& stage = cascade.stages[s];
-        if (std::isfinite(stage.accept))
-            throw InputError(source, "stage " + std::to_string(s) + " has an acceptance threshold, which OpenCV lacks");
-        out << "    <!-- stage " << s << " -->\n    <_>\n      <maxWeakCount>" << stage.count << "</maxWeakCount>\n"
-            << "      <stageThreshold>" << float_text(written_threshold(stage.threshold, static_cast<int>(s), source))
-            << "</stageThreshold>\n      <weakClassifiers>\n";
+        open_stage(out, stage, s, source);
         for (int i = stage.first; i < stage.first + stage.count; ++i) {
             const LbpWeak& w = cascade.weaks[static_cast<std::size_t>(i)];
             const Stump stump =
@@ -110,6 +120,44 @@ std::string opencv_cascade_xml(const LbpCascade& cascade, const OpenCvStageParam
 }
 
 void save_opencv_cascade(const LbpCascade& cascade, const OpenCvStageParams& params, const std::string& path) {
+    write_file_atomically(path, opencv_cascade_xml(cascade, params, path));
+}
+
+std::string opencv_cascade_xml(const HaarCascade& cascade, const OpenCvStageParams& params, const std::string& source) {
+    if (cascade.policy != SumPolicy::per_stage)
+        throw InputError(source, "a running-sum cascade has no OpenCV form: OpenCV's stage sums restart at zero");
+    std::ostringstream out;
+    write_head(out, "HAAR", cascade.window, cascade.stages.size(), params,
+               "    <maxCatCount>0</maxCatCount>\n    <featSize>1</featSize>\n    <mode>" + params.haar_mode + "</mode>");
+    for (std::size_t s = 0; s < cascade.stages.size(); ++s) {
+        const Stage& stage = cascade.stages[s];
+        open_stage(out, stage, s, source);
+        for (int i = stage.first; i < stage.first + stage.count; ++i) {
+            const HaarTree& tree = cascade.weaks[static_cast<std::size_t>(i)];
+            const HaarNode& node = cascade.nodes[static_cast<std::size_t>(tree.first_node)];
+            if (tree.node_count != 1 || node.left != 0 || node.right != -1)
+                throw InputError(source, "weak learner " + std::to_string(i) + " is not a stump: only stumps are written");
+            out << "        <_>\n          <internalNodes>\n            0 -1 " << tree.first_node << " "
+                << float_text(node.threshold) << "</internalNodes>\n          <leafValues>\n            "
+                << float_text(cascade.leaves[static_cast<std::size_t>(tree.first_leaf)]) << " "
+                << float_text(cascade.leaves[static_cast<std::size_t>(tree.first_leaf) + 1]) << "</leafValues></_>\n";
+        }
+        out << "      </weakClassifiers></_>\n";
+    }
+    out << "  </stages>\n  <features>\n";
+    for (const HaarNode& node : cascade.nodes) {  // one feature per stump, in weak-learner order
+        out << "    <_>\n      <rects>\n";
+        for (const HaarRect& r : node.feature.rects)
+            if (r.weight != 0.f)
+                out << "        <_>\n          " << r.x << " " << r.y << " " << r.width << " " << r.height << " "
+                    << float_text(r.weight) << "</_>\n";
+        out << "      </rects>\n      <tilted>" << node.feature.tilted << "</tilted></_>\n";
+    }
+    out << "  </features>\n</cascade>\n</opencv_storage>\n";
+    return out.str();
+}
+
+void save_opencv_cascade(const HaarCascade& cascade, const OpenCvStageParams& params, const std::string& path) {
     write_file_atomically(path, opencv_cascade_xml(cascade, params, path));
 }
 

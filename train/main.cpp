@@ -21,6 +21,8 @@ constexpr Command kCommands[] = {
     {"lbp", "WaldBoost cascade of multi-block LBP weak learners (for the LBP detectors)", cascade::train::lbp::run},
     {"lbp-opencv", "opencv_traincascade's LBP cascade: stages of subset stumps, written as OpenCV's XML",
      cascade::train::lbp::stage_run},
+    {"haar", "opencv_traincascade's Haar cascade: stages of threshold stumps on Lienhart-Maydt features, as OpenCV's XML",
+     cascade::train::lbp::haar_run},
     {"hog", "AdaBoost cascade of HoG-block linear SVMs (Bilgic 2010, after Zhu et al. 2006)", cascade::train::hog::run},
 };
 

@@ -25,6 +25,7 @@ public:
 
     const std::uint8_t* feature(int f) const { return codes_.data() + static_cast<std::size_t>(f) * slots_; }
     std::uint8_t code(int f, int slot) const { return feature(f)[slot]; }
+    void set(int f, int slot, std::uint8_t code) { codes_[static_cast<std::size_t>(f) * slots_ + slot] = code; }
     int features() const { return features_; }
     int slots() const { return slots_; }
 

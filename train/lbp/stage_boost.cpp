@@ -120,8 +120,9 @@ BoostedStage boost_stage(const CodeTable& codes, const std::vector<int>& positiv
     BoostedStage stage;
     while (static_cast<int>(stage.weaks.size()) < params.max_weak_count) {
         const SubsetStump fit =
-            fit_subset_stump(codes, booster.samples(1.0 - params.weight_trim_rate), params.type, params.threads);
-        StageWeak weak{fit.feature, fit.responses};
+            fit_subset_stump(codes, booster.samples(1.0 - params.weight_trim_rate), params.type, params.threads,
+                             params.ordered_codes);
+        StageWeak weak{fit.feature, fit.responses, fit.cut};
         booster.add(codes, weak);
         stage.weaks.push_back(weak);
         stage.last = rates(booster.sums(), booster.positives(), params.min_hit_rate, stage.threshold);

@@ -26,11 +26,13 @@ struct StageBoostParams {
     double weight_trim_rate = 0.95;
     int max_weak_count = 100;
     int threads = 0;
+    bool ordered_codes = false;  // codes are bins of a scalar feature: threshold stumps (fit_subset_stump)
 };
 
 struct StageWeak {
     int feature = 0;  // in the code table
     std::array<float, kLbpCodes> responses{};
+    int cut = kLbpCodes;  // ordered codes: the codes >= cut take the second leaf
 };
 
 // After each weak learner: how many there are, the stage's hit rate and false alarm rate with its threshold.

@@ -1,6 +1,7 @@
 #include "train/lbp/stage_command.hpp"
 
 #include <sstream>
+#include <type_traits>
 
 #include "cli/duration_text.hpp"
 #include "cli/number_text.hpp"
@@ -12,6 +13,7 @@
 #include "data/progress.hpp"
 #include "train/command_line.hpp"
 #include "train/lbp/lbp_evaluation.hpp"
+#include "train/haar/haar_stage_features.hpp"
 #include "train/lbp/stage_trainer.hpp"
 
 namespace po = boost::program_options;
@@ -48,6 +50,40 @@ opencv_createsamples's mirroring and distortions: --mirror, --jitter, --jitter-s
 Example (faces, 24x24):
   cascade-train lbp-opencv --pos ../shared/data/faces/mit_cbcl_19x19 --pos-margin 0 --mirror \
       --neg ../shared/data/negatives_web --window 24x24 --stages 20 --output face_lbp.xml)";
+
+constexpr const char* kHaarUsage = R"(Usage: cascade-train haar --pos PATH --neg PATH --output CASCADE.xml [options]
+
+Trains a Haar cascade the way opencv_traincascade -featureType HAAR did (OpenCV 3.4; OpenCV 4 no longer
+builds it) and writes it in OpenCV's cascade XML (featureType HAAR, stageType BOOST), which
+cv::CascadeClassifier (OpenCV 4.6) loads, and in the project's XML (--project-output). The stage trainer of
+lbp-opencv with Lienhart and Maydt's Haar features (--haar-mode): each weak learner is a threshold stump on
+one feature's value on the variance-normalised window, computed as the detectors compute it. Each feature's
+values are precomputed per sample as 256 bins (quantiles of its values on the positives; a stump's threshold
+is a bin edge): one byte per feature and sample, so the pool (--features) times the samples (positives +
+--negatives) is the memory it needs: 24x24 has 162,336 BASIC, 210,400 CORE and 261,600 ALL features
+(ALL on 3,000 samples: 785 MB), 19x19 has 63,960 BASIC features.
+A per-stage log goes to stdout, a progress bar with ETA to a terminal's stderr. The same --seed, options
+and data give the same cascade on any number of threads. No checkpoints yet (--resume is lbp-opencv's only).
+
+opencv_traincascade's options and theirs here:
+  -vec, -info           --pos (folders or lists of crops, annotation files, .vec files)
+  -bg                   --neg (folders or lists of object-free images)
+  -data                 --output (the cascade XML itself)
+  -numPos               all positives the cascade so far accepts are used
+  -numNeg               --negatives        -numStages         --stages
+  -w, -h                --window WxH       -bt DAB|RAB|LB|GAB --boost discrete|real|logit|gentle
+  -minHitRate           --min-hit-rate     -maxFalseAlarmRate --max-false-alarm
+  -weightTrimRate       --weight-trim-rate -maxWeakCount      --max-weak-count
+  -mode BASIC|CORE|ALL  --haar-mode basic|core|all
+  -maxDepth             1 (stumps)
+  -precalcValBufSize    not needed: every feature's value is binned once per sample
+opencv_createsamples's mirroring and distortions: --mirror, --jitter, --jitter-shift, --jitter-scale,
+--jitter-rotation.
+
+Example (faces, 19x19, BASIC, a pool of 20,000 features):
+  cascade-train haar --pos ../shared/data/faces/mit_cbcl_19x19 --pos-margin 0 --mirror \
+      --neg ../shared/data/negatives_web --window 19x19 --haar-mode basic --features 20000 --stages 20 \
+      --output face_haar.xml)";
 
 constexpr unsigned kLineLength = 110;
 
@@ -90,9 +126,10 @@ private:
 };
 
 struct StageCommand {
+    bool haar = false;  // cascade-train haar, else lbp-opencv
     data::DatasetSpec spec;
     StageTrainConfig config;
-    std::string window, output, project_output, checkpoint, boost = "gentle";
+    std::string window, output, project_output, checkpoint, boost = "gentle", haar_mode = "basic";
 };
 
 BoostType parse_boost(const std::string& text) {
@@ -122,11 +159,15 @@ po::options_description training_options(StageCommand& c) {
         ("max-weak-count", po::value(&t.boost.max_weak_count)->default_value(t.boost.max_weak_count),
          "at most this many weak learners per stage (-maxWeakCount)")
         ("features", po::value(&t.features)->default_value(0),
-         "choose among a random pool of this many MB-LBP features (0: every feature of the window, as OpenCV)")
+         c.haar ? "choose among a random pool of this many Haar features of --haar-mode (0: every one, as OpenCV)"
+                : "choose among a random pool of this many MB-LBP features (0: every feature of the window, as OpenCV)")
         ("mine-scale-factor", po::value(&t.mine_scale_factor)->default_value(t.mine_scale_factor, "1.1"),
          "pyramid scale step of the negative images while mining")
         ("mine-per-image", po::value(&t.mine_per_image)->default_value(t.mine_per_image),
          "at most this many hard negatives per visit of an image");
+    if (c.haar)
+        options.add_options()("haar-mode", po::value(&c.haar_mode)->default_value(c.haar_mode),
+                              "basic, core or all (tilted too): Lienhart and Maydt's feature sets (-mode)");
     return options;
 }
 
@@ -140,11 +181,40 @@ po::options_description run_options(StageCommand& c) {
         ("seed", po::value(&c.config.seed)->default_value(c.config.seed),
          "random seed (mining order, jitter, feature pool): the same model on any number of threads")
         ("threads", po::value(&c.config.boost.threads)->default_value(0), "worker threads (0: all cores)")
-        ("checkpoint", po::value(&c.checkpoint), "checkpoint file (default: OUTPUT.checkpoint; 'none': none)")
-        ("resume", po::bool_switch(&c.config.resume), "continue from the checkpoint if there is one");
+        ;
+    if (!c.haar)
+        run.add_options()
+            ("checkpoint", po::value(&c.checkpoint), "checkpoint file (default: OUTPUT.checkpoint; 'none': none)")
+            ("resume", po::bool_switch(&c.config.resume), "continue from the checkpoint if there is one");
     return run;
 }
 
+OpenCvStageParams opencv_params(const StageCommand& c) {
+    OpenCvStageParams params;
+    params.boost_type = opencv_boost_name(c.config.boost.type);
+    params.min_hit_rate = c.config.boost.min_hit_rate;
+    params.max_false_alarm = c.config.boost.max_false_alarm;
+    params.weight_trim_rate = c.config.boost.weight_trim_rate;
+    params.max_weak_count = c.config.boost.max_weak_count;
+    params.haar_mode = haar::opencv_mode_name(haar::parse_haar_mode(c.haar_mode));
+    return params;
+}
+
+// Trains the command's family and writes both files; returns the cascade.
+template <class Cascade>
+StageResult<Cascade> train_family(const StageCommand& c, const data::Dataset& dataset, LogObserver& observer) {
+    const LbpTrainingData data{dataset.positives, dataset.positive_groups, dataset.negatives};
+    StageResult<Cascade> result;
+    if constexpr (std::is_same<Cascade, HaarCascade>::value)
+        result = haar::train_haar_stages(c.config, haar::parse_haar_mode(c.haar_mode), data, observer);
+    else
+        result = train_lbp_stages(c.config, data, observer);
+    save_opencv_cascade(result.cascade, opencv_params(c), c.output);
+    save_model(Model{result.cascade, c.project_output}, c.project_output);
+    return result;
+}
+
+template <class Cascade>
 void train_and_write(const StageCommand& c, const data::ProgressListener& listener) {
     data::Progress progress("stages", c.config.stages, listener);
     const data::Dataset dataset = data::load_dataset(c.spec);
@@ -153,16 +223,7 @@ void train_and_write(const StageCommand& c, const data::ProgressListener& listen
                  std::to_string(dataset.heldout_positives.size()) + " positives and " +
                  std::to_string(dataset.heldout_negatives.size()) + " negative images");
     LogObserver observer(progress);
-    const StageTrainingResult result =
-        train_lbp_stages(c.config, {dataset.positives, dataset.positive_groups, dataset.negatives}, observer);
-    OpenCvStageParams params;
-    params.boost_type = opencv_boost_name(c.config.boost.type);
-    params.min_hit_rate = c.config.boost.min_hit_rate;
-    params.max_false_alarm = c.config.boost.max_false_alarm;
-    params.weight_trim_rate = c.config.boost.weight_trim_rate;
-    params.max_weak_count = c.config.boost.max_weak_count;
-    save_opencv_cascade(result.cascade, params, c.output);
-    save_model(Model{result.cascade, c.project_output}, c.project_output);
+    const StageResult<Cascade> result = train_family<Cascade>(c, dataset, observer);
     progress.log("stopped: " + result.stopped_because);
     progress.log("wrote " + c.output + " and " + c.project_output + ": " + std::to_string(result.cascade.stages.size()) +
                  " stages, " + std::to_string(result.cascade.weaks.size()) + " weak learners; false alarm rate " +
@@ -170,11 +231,12 @@ void train_and_write(const StageCommand& c, const data::ProgressListener& listen
                  std::to_string(result.negatives_mined) + " negatives mined from " +
                  std::to_string(result.windows_scanned) + " windows; training took " +
                  cli::duration_text(progress.elapsed()));
-    if (!dataset.heldout_positives.empty())
-        progress.log("held out: miss rate " +
-                     cli::fixed_text(1.0 - window_detection_rate(result.cascade, dataset.heldout_positives,
-                                                                 c.config.boost.threads), 4) +
-                     " on " + std::to_string(dataset.heldout_positives.size()) + " positives");
+    if constexpr (std::is_same<Cascade, LbpCascade>::value)
+        if (!dataset.heldout_positives.empty())
+            progress.log("held out: miss rate " +
+                         cli::fixed_text(1.0 - window_detection_rate(result.cascade, dataset.heldout_positives,
+                                                                     c.config.boost.threads), 4) +
+                         " on " + std::to_string(dataset.heldout_positives.size()) + " positives");
 }
 
 std::string default_project_output(const std::string& output) {
@@ -183,19 +245,19 @@ std::string default_project_output(const std::string& output) {
     return stem + ".model.xml";
 }
 
-}  // namespace
-
-bool stage_run(int argc, const char* const* argv, const data::ProgressListener& listener) {
+bool run_stage_command(bool haar, int argc, const char* const* argv, const data::ProgressListener& listener) {
     StageCommand c;
+    c.haar = haar;
     po::options_description options("", kLineLength, kLineLength / 2);
     options.add(dataset_options(c.spec, c.window, kLineLength, "24x24"))
         .add(training_options(c))
         .add(run_options(c));
     po::variables_map vm;
-    if (!parse_command_line(argc, argv, options, kUsage, vm)) return false;
+    if (!parse_command_line(argc, argv, options, haar ? kHaarUsage : kUsage, vm)) return false;
     c.config.window = c.spec.crop.window = cli::parse_size("--window", c.window);
     c.config.boost.type = parse_boost(c.boost);
-    c.config.checkpoint = c.checkpoint == "none" ? "" : c.checkpoint.empty() ? c.output + ".checkpoint" : c.checkpoint;
+    if (haar) haar::parse_haar_mode(c.haar_mode);
+    c.config.checkpoint = haar || c.checkpoint == "none" ? "" : c.checkpoint.empty() ? c.output + ".checkpoint" : c.checkpoint;
     if (c.project_output.empty()) c.project_output = default_project_output(c.output);
     c.spec.seed = c.config.seed;
     c.spec.threads = c.config.boost.threads;
@@ -206,9 +268,22 @@ bool stage_run(int argc, const char* const* argv, const data::ProgressListener& 
     inputs.insert(inputs.end(), c.spec.negatives.begin(), c.spec.negatives.end());
     check_training_outputs(c.output, c.config.checkpoint, inputs);
     check_training_outputs(c.project_output, c.output, inputs);
-    cli::check_writable_path("--checkpoint", c.config.checkpoint);
-    train_and_write(c, listener);
+    if (!c.config.checkpoint.empty()) cli::check_writable_path("--checkpoint", c.config.checkpoint);
+    if (haar)
+        train_and_write<HaarCascade>(c, listener);
+    else
+        train_and_write<LbpCascade>(c, listener);
     return true;
+}
+
+}  // namespace
+
+bool stage_run(int argc, const char* const* argv, const data::ProgressListener& listener) {
+    return run_stage_command(false, argc, argv, listener);
+}
+
+bool haar_run(int argc, const char* const* argv, const data::ProgressListener& listener) {
+    return run_stage_command(true, argc, argv, listener);
 }
 
 }  // namespace cascade::train::lbp

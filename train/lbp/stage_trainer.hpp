@@ -11,6 +11,9 @@
 // when the miner has scanned every window without finding the negatives a stage needs (the model so far is
 // the result: a stage needs negatives to be trained against).
 //
+// The feature family is a StageFeatures (below): LBP's subset stumps here, Haar's threshold stumps in
+// train/haar/haar_stage_features.hpp; the run itself (mining, boosting, stopping) is the same for both.
+//
 // Features: every MB-LBP feature of the window (OpenCV's set) or a random pool of `features` of them. The
 // result depends on the settings, the data and the seed only: the miner's walk is seeded, boosting is
 // sequential and features are chosen with ties to the lowest index. A checkpoint holds the cascade and the
@@ -18,11 +21,15 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "train/lbp/lbp_checkpoint.hpp"
 #include "train/lbp/lbp_trainer.hpp"
 #include "train/lbp/stage_boost.hpp"
+#include "train/negative_miner.hpp"
 
 namespace cascade::train::lbp {
 
@@ -64,13 +71,52 @@ public:
     virtual void note(const std::string&) {}
 };
 
-struct StageTrainingResult {
-    LbpCascade cascade;
+struct StageRunOutcome {
     std::string stopped_because;
     double false_alarm = 1.0;  // the last acceptance ratio measured by the miner
     long long windows_scanned = 0;
     long long negatives_mined = 0;
 };
+
+template <class Cascade>
+struct StageResult : StageRunOutcome {
+    Cascade cascade;
+};
+using StageTrainingResult = StageResult<LbpCascade>;
+
+// What a checkpoint holds beside the cascade.
+struct StageRunState {
+    MiningCursor cursor;
+    double acceptance = 1.0;
+    long long scanned = 0, mined = 0;
+    std::string finished;
+};
+
+// A feature family for the stage trainer: its pool, the codes of windows on it (8 bits per feature and
+// window), the cascade the boosted stages make and that cascade as the miner's classifier.
+class StageFeatures {
+public:
+    virtual ~StageFeatures() = default;
+    virtual int size() const = 0;
+    virtual bool ordered_codes() const = 0;  // bins of a scalar value (threshold stumps), not categories
+    // Codes of the window-sized `windows` into `slots`; the first call gets the positives.
+    virtual void fill(CodeTable& codes, const std::vector<int>& slots, const std::vector<GrayImage>& windows,
+                      int threads) = 0;
+    // Whether the detector rejects the window before any stage (Haar: too little contrast).
+    virtual bool refused(const GrayImage&) const { return false; }
+    virtual void append(const BoostedStage& stage) = 0;
+    virtual std::unique_ptr<WindowClassifier> classifier() const = 0;  // of the cascade so far
+    virtual bool checkpoints() const { return false; }
+    virtual void save_checkpoint(const std::string& /*path*/, const StageRunState&) const {}
+    // The stages and state of the checkpoint at `path` (appended to the cascade), nullopt when there is none.
+    virtual std::optional<StageRunState> resume(const std::string& /*path*/, std::vector<BoostedStage>& /*stages*/) {
+        return std::nullopt;
+    }
+};
+
+// The run over any family; `data.positives` must be window-sized.
+StageRunOutcome train_stages(const StageTrainConfig& config, const LbpTrainingData& data, StageFeatures& features,
+                             StageTrainingObserver& observer);
 
 TrainingSettings stage_training_settings(const StageTrainConfig& config, const LbpTrainingData& data);
 

@@ -18,10 +18,12 @@ struct Split {
     std::array<int, kLbpCodes> in_subset{};  // 1: the code goes to the subset side
     double sum[2] = {0.0, 0.0};                // weighted target sums: rest, subset
     double weight[2] = {0.0, 0.0};
+    int cut = kLbpCodes;  // in code order (ordered codes)
 };
 
-// Best two-way split of one feature's codes: sort the codes by their weighted mean target, cut the order.
-Split best_split(const std::uint8_t* codes, const RegressionSamples& s) {
+// Best two-way split of one feature's codes: sort the codes by their weighted mean target (unless `ordered`),
+// cut the order.
+Split best_split(const std::uint8_t* codes, const RegressionSamples& s, bool ordered) {
     std::array<double, kLbpCodes> sum{}, weight{};
     for (std::size_t i = 0; i < s.slots.size(); ++i) {
         const std::uint8_t c = codes[s.slots[i]];
@@ -31,7 +33,7 @@ Split best_split(const std::uint8_t* codes, const RegressionSamples& s) {
     std::array<int, kLbpCodes> order;
     std::iota(order.begin(), order.end(), 0);
     const auto mean = [&](int c) { return weight[c] > 0.0 ? sum[c] / weight[c] : 0.0; };
-    std::sort(order.begin(), order.end(), [&](int a, int b) {
+    if (!ordered) std::sort(order.begin(), order.end(), [&](int a, int b) {
         const double ma = mean(a), mb = mean(b);
         return ma != mb ? ma < mb : a < b;
     });
@@ -61,6 +63,7 @@ Split best_split(const std::uint8_t* codes, const RegressionSamples& s) {
         return split;
     }
     split.loss = weighted_square - best_gain;
+    split.cut = best_cut;
     for (int k = best_cut; k < kLbpCodes; ++k) split.in_subset[order[k]] = 1;
     for (int c = 0; c < kLbpCodes; ++c) {
         split.sum[split.in_subset[c]] += sum[c];
@@ -96,13 +99,14 @@ const char* opencv_boost_name(BoostType type) {
     return "";
 }
 
-SubsetStump fit_subset_stump(const CodeTable& codes, const RegressionSamples& samples, BoostType type, int threads) {
+SubsetStump fit_subset_stump(const CodeTable& codes, const RegressionSamples& samples, BoostType type, int threads,
+                             bool ordered) {
     const int n = codes.features();
     const int tasks = (n + kFeaturesPerTask - 1) / kFeaturesPerTask;
     std::vector<std::pair<double, int>> best(static_cast<std::size_t>(tasks), {HUGE_VAL, -1});
     parallel_for(tasks, [&](int t) {
         for (int f = t * kFeaturesPerTask; f < std::min(n, (t + 1) * kFeaturesPerTask); ++f) {
-            const double loss = best_split(codes.feature(f), samples).loss;
+            const double loss = best_split(codes.feature(f), samples, ordered).loss;
             if (loss < best[static_cast<std::size_t>(t)].first) best[static_cast<std::size_t>(t)] = {loss, f};
         }
     }, threads);
@@ -111,8 +115,9 @@ SubsetStump fit_subset_stump(const CodeTable& codes, const RegressionSamples& sa
         if (b.second >= 0 && b.first < chosen.first) chosen = b;
     SubsetStump out;
     out.feature = chosen.second >= 0 ? chosen.second : 0;
-    const Split split = best_split(codes.feature(out.feature), samples);
+    const Split split = best_split(codes.feature(out.feature), samples, ordered);
     out.loss = split.loss;
+    out.cut = split.cut;
     const float rest = leaf(type, split.sum[0], split.weight[0]);
     const float subset = leaf(type, split.sum[1], split.weight[1]);
     for (int c = 0; c < kLbpCodes; ++c) out.responses[static_cast<std::size_t>(c)] = split.in_subset[c] ? subset : rest;

@@ -8,6 +8,8 @@
 //   - gentle (GAB), real (RAB), discrete (DAB): target y in {-1, +1}, the boosting weights (with y = +-1,
 //     least squares equals the Gini criterion of OpenCV's classification trees);
 //   - logit (LB): the working response z, weights p(1 - p) (Friedman, Hastie & Tibshirani 2000).
+// With `ordered` codes (bins of a scalar feature, train/haar/haar_stage_features.hpp) the cut is made in code
+// order instead: a threshold stump, the subset being the codes from `cut` up.
 // The leaves: gentle, the weighted mean of y per side; real, 1/2 ln(W+ / W-) per side; discrete, the sign of
 // the weighted mean per side (the trainer scales it by ln((1 - err) / err)); logit, 1/2 the weighted mean of z.
 #pragma once
@@ -34,12 +36,14 @@ struct RegressionSamples {
 struct SubsetStump {
     int feature = -1;  // index in the code table
     std::array<float, kLbpCodes> responses{};  // two values: one for the subset, one for the rest
+    int cut = kLbpCodes;  // ordered codes: the subset is the codes >= cut (kLbpCodes: no split)
     double loss = 0.0;  // weighted squared error of the fit
 };
 
 // The feature whose best subset split has the least weighted squared error (ties: the lowest feature, then
 // the first cut), with leaves for `type`. Features are evaluated in parallel; the result does not depend on
 // `threads`.
-SubsetStump fit_subset_stump(const CodeTable& codes, const RegressionSamples& samples, BoostType type, int threads);
+SubsetStump fit_subset_stump(const CodeTable& codes, const RegressionSamples& samples, BoostType type, int threads,
+                             bool ordered = false);
 
 }  // namespace cascade::train::lbp

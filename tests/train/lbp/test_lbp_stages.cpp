@@ -5,8 +5,6 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
-#include <opencv2/core/ocl.hpp>
-#include <opencv2/objdetect.hpp>
 #include <stdexcept>
 
 #include "cli/usage_error.hpp"
@@ -14,12 +12,12 @@
 #include "common/lbp_cpu_detector.hpp"
 #include "common/model_io.hpp"
 #include "common/opencv_cascade_xml.hpp"
-#include "common/postprocess.hpp"
 #include "data/image_files.hpp"
 #include "data/positive_samples.hpp"
 #include "tests/support/scratch_files.hpp"
 #include "tests/support/test_data.hpp"
 #include "tests/support/tool_run.hpp"
+#include "tests/train/opencv_parity.hpp"
 #include "train/lbp/stage_trainer.hpp"
 
 using namespace cascade;
@@ -60,11 +58,6 @@ struct Interrupt : StageTrainingObserver {
     int after;
 };
 
-std::vector<Rect> sorted_rects(std::vector<Rect> rects) {
-    std::sort(rects.begin(), rects.end());
-    return rects;
-}
-
 }  // namespace
 
 TEST_CASE("a trained LBP cascade in OpenCV's XML: cv::CascadeClassifier finds what the CPU detector finds") {
@@ -74,7 +67,6 @@ TEST_CASE("a trained LBP cascade in OpenCV's XML: cv::CascadeClassifier finds wh
         MESSAGE("SKIP: ../shared/data or the opencv-doc images are absent");
         return;
     }
-    cv::ocl::setUseOpenCL(false);
     const LbpTrainingData subset = face_subset(*data);
     Quiet quiet;
     StageTrainConfig config = small_config(2);
@@ -90,35 +82,7 @@ TEST_CASE("a trained LBP cascade in OpenCV's XML: cv::CascadeClassifier finds wh
     const auto& loaded = std::get<LbpCascade>(model.cascade);
     CHECK(model_xml(Model{loaded, "m"}, "m") == model_xml(Model{result.cascade, "m"}, "m"));
 
-    cv::CascadeClassifier opencv(path);
-    REQUIRE(!opencv.empty());
-    int windows = 0;
-    for (const auto& source : images) {
-        const cv::Mat gray = cascade::test::load_gray(source);
-        const GrayView view{gray.data, gray.cols, gray.rows, static_cast<int>(gray.step)};
-        ScanParams params;
-        params.pyramid.scale_factor = 1.1;
-        const std::vector<Detection> raw = detect_windows(result.cascade, view, params);
-        std::vector<cv::Rect> theirs_raw, theirs_grouped;
-        opencv.detectMultiScale(gray, theirs_raw, 1.1, 0);
-        opencv.detectMultiScale(gray, theirs_grouped, 1.1, 3);
-        GroupingParams none, grouped;
-        none.method = Grouping::none;
-        grouped.min_neighbors = 3;
-        const Size size{gray.cols, gray.rows};
-        // A pair, not a structured binding: INFO captures by reference, and C++17 cannot capture a binding.
-        for (const auto& run : {std::pair{none, theirs_raw}, std::pair{grouped, theirs_grouped}}) {
-            const GroupingParams& ours_params = run.first;
-            const std::vector<cv::Rect>& theirs = run.second;
-            std::vector<Rect> ours, opencv_rects;
-            for (const Detection& d : group_and_clip(raw, ours_params, size, result.cascade.window)) ours.push_back(d.rect);
-            for (const cv::Rect& r : theirs) opencv_rects.push_back({r.x, r.y, r.width, r.height});
-            INFO(source.label << " grouped " << (ours_params.method != Grouping::none) << ": " << ours.size()
-                 << " ours, " << opencv_rects.size() << " OpenCV's");
-            CHECK(sorted_rects(ours) == sorted_rects(opencv_rects));
-        }
-        windows += static_cast<int>(raw.size());
-    }
+    const int windows = cascade::test::check_opencv_parity(result.cascade, path, images);
     MESSAGE(windows << " raw windows compared");
     CHECK(windows > 100);  // equal empty sets would prove nothing
 }

@@ -1,0 +1,112 @@
+#include "train/haar/haar_stage_features.hpp"
+
+#include <algorithm>
+
+#include "common/haar_eval.hpp"
+#include "common/haar_integrals.hpp"
+#include "common/parallel.hpp"
+#include "train/lbp/lbp_window_classifier.hpp"
+
+namespace cascade::train::haar {
+
+namespace {
+
+constexpr int kEdges = kLbpCodes - 1;
+
+class HaarStageFeatures : public lbp::StageFeatures {
+public:
+    HaarStageFeatures(const lbp::StageTrainConfig& config, HaarMode mode)
+        : pool_(sample_haar_features(config.window, mode, config.features, config.seed)) {
+        cascade.window = config.window;
+        cascade.policy = SumPolicy::per_stage;
+    }
+    int size() const override { return static_cast<int>(pool_.size()); }
+    bool ordered_codes() const override { return true; }
+
+    void fill(lbp::CodeTable& codes, const std::vector<int>& slots, const std::vector<GrayImage>& windows,
+              int threads) override {
+        const int n = static_cast<int>(windows.size());
+        const bool first = edges_.empty();
+        std::vector<float> values(first ? static_cast<std::size_t>(size()) * n : 0);
+        if (first) edges_.resize(static_cast<std::size_t>(size()) * kEdges);
+        parallel_for(n, [&](int i) {
+            HaarIntegrals planes;
+            compute_haar_integrals(windows[static_cast<std::size_t>(i)].view(), planes);
+            const HaarCascadeView view = view_of(cascade);
+            const HaarIntegralView sampler = planes.view();
+            const HaarWindow<HaarIntegralView> window(view, sampler, 0, 0);
+            for (int f = 0; f < size(); ++f) {
+                const float v = window.refused ? 0.f : window.feature_value(pool_[static_cast<std::size_t>(f)]);
+                if (first)
+                    values[static_cast<std::size_t>(f) * n + i] = v;
+                else
+                    codes.set(f, slots[static_cast<std::size_t>(i)], code(f, v));
+            }
+        }, threads);
+        if (!first) return;
+        parallel_for(size(), [&](int f) {
+            float* v = values.data() + static_cast<std::size_t>(f) * n;
+            std::vector<float> sorted(v, v + n);
+            std::sort(sorted.begin(), sorted.end());
+            for (int k = 0; k < kEdges; ++k)
+                edges_[static_cast<std::size_t>(f) * kEdges + k] =
+                    sorted[static_cast<std::size_t>((static_cast<long long>(k) + 1) * n / kLbpCodes)];
+            for (int i = 0; i < n; ++i) codes.set(f, slots[static_cast<std::size_t>(i)], code(f, v[i]));
+        }, threads);
+    }
+
+    bool refused(const GrayImage& window) const override {
+        HaarIntegrals planes;
+        compute_haar_integrals(window.view(), planes);
+        const HaarCascadeView view = view_of(cascade);
+        const HaarIntegralView sampler = planes.view();
+        return HaarWindow<HaarIntegralView>(view, sampler, 0, 0).refused;
+    }
+
+    // Each stump: left (value below the edge at its cut) gives code 0's response, right code 255's.
+    void append(const lbp::BoostedStage& boosted) override {
+        const int first = static_cast<int>(cascade.weaks.size());
+        for (const lbp::StageWeak& w : boosted.weaks) {
+            const int cut = std::clamp(w.cut, 1, kEdges);
+            HaarNode node;
+            node.feature = pool_[static_cast<std::size_t>(w.feature)];
+            node.threshold = edges_[static_cast<std::size_t>(w.feature) * kEdges + cut - 1];
+            node.left = 0;
+            node.right = -1;
+            cascade.weaks.push_back({static_cast<int>(cascade.nodes.size()), 1, static_cast<int>(cascade.leaves.size())});
+            cascade.nodes.push_back(node);
+            cascade.leaves.push_back(w.responses[0]);
+            cascade.leaves.push_back(w.responses[kLbpCodes - 1]);
+        }
+        cascade.stages.push_back({first, static_cast<int>(boosted.weaks.size()), boosted.threshold});
+    }
+
+    std::unique_ptr<WindowClassifier> classifier() const override {
+        return std::make_unique<lbp::CascadeWindowClassifier<HaarCascade>>(cascade);
+    }
+
+    HaarCascade cascade;
+
+private:
+    // The number of edges at most v: values below edge k have codes up to k.
+    std::uint8_t code(int f, float v) const {
+        const float* e = edges_.data() + static_cast<std::size_t>(f) * kEdges;
+        return static_cast<std::uint8_t>(std::upper_bound(e, e + kEdges, v) - e);
+    }
+
+    const std::vector<HaarFeature> pool_;
+    std::vector<float> edges_;  // kEdges per feature, ascending
+};
+
+}  // namespace
+
+HaarStageResult train_haar_stages(const lbp::StageTrainConfig& config, HaarMode mode, const lbp::LbpTrainingData& data,
+                                  lbp::StageTrainingObserver& observer) {
+    lbp::validate(config);
+    HaarStageFeatures features(config, mode);
+    HaarStageResult result{lbp::train_stages(config, data, features, observer), {}};
+    result.cascade = std::move(features.cascade);
+    return result;
+}
+
+}  // namespace cascade::train::haar
