@@ -1,7 +1,11 @@
 #include "train/haar/haar_stage_features.hpp"
 
 #include <algorithm>
+#include <sstream>
+#include <string>
+#include <unordered_map>
 
+#include "common/error.hpp"
 #include "common/haar_eval.hpp"
 #include "common/haar_integrals.hpp"
 #include "common/parallel.hpp"
@@ -15,8 +19,10 @@ constexpr int kEdges = kLbpCodes - 1;
 
 class HaarStageFeatures : public lbp::StageFeatures {
 public:
-    HaarStageFeatures(const lbp::StageTrainConfig& config, HaarMode mode)
-        : pool_(sample_haar_features(config.window, mode, config.features, config.seed)) {
+    HaarStageFeatures(const lbp::StageTrainConfig& config, HaarMode mode, const lbp::LbpTrainingData& data)
+        : settings_(haar_settings(config, mode, data)),
+          pool_(sample_haar_features(config.window, mode, config.features, config.seed)) {
+        for (int f = 0; f < size(); ++f) index_[feature_key(pool_[static_cast<std::size_t>(f)])] = f;
         cascade.window = config.window;
         cascade.policy = SumPolicy::per_stage;
     }
@@ -85,16 +91,76 @@ public:
         return std::make_unique<lbp::CascadeWindowClassifier<HaarCascade>>(cascade);
     }
 
+    bool checkpoints() const override { return true; }
+    void save_checkpoint(const std::string& path, const lbp::StageRunState& run) const override {
+        lbp::save_checkpoint(path, lbp::TrainingState<HaarCascade>{cascade, {}, run.cursor, run.acceptance, 0,
+                                                                   run.scanned, run.mined, run.finished},
+                             settings_);
+    }
+    std::optional<lbp::StageRunState> resume(const std::string& path, std::vector<lbp::BoostedStage>& stages) override {
+        const auto state = lbp::load_checkpoint<HaarCascade>(path, settings_);
+        if (!state) return std::nullopt;
+        if (state->cascade.policy != SumPolicy::per_stage || !(state->cascade.window == cascade.window))
+            throw InputError(path, "its cascade is not a per-stage cascade of this window");
+        cascade = state->cascade;
+        for (const Stage& stage : cascade.stages) {
+            lbp::BoostedStage boosted;
+            boosted.threshold = stage.threshold;
+            for (int i = stage.first; i < stage.first + stage.count; ++i) boosted.weaks.push_back(weak_of(i, path));
+            stages.push_back(std::move(boosted));
+        }
+        return lbp::StageRunState{state->cursor, state->reach_at_refill, state->windows_scanned,
+                                  state->negatives_mined, state->finished};
+    }
+
     HaarCascade cascade;
 
 private:
+    static lbp::TrainingSettings haar_settings(const lbp::StageTrainConfig& config, HaarMode mode,
+                                               const lbp::LbpTrainingData& data) {
+        lbp::TrainingSettings out = lbp::stage_training_settings(config, data);
+        out.front().second = "haar";
+        out.insert(out.begin() + 1, {"haar-mode", opencv_mode_name(mode)});
+        return out;
+    }
+
+    static std::string feature_key(const HaarFeature& f) {
+        std::ostringstream key;
+        key << f.tilted;
+        for (const HaarRect& r : f.rects) key << ' ' << r.x << ' ' << r.y << ' ' << r.width << ' ' << r.height << ' ' << r.weight;
+        return key.str();
+    }
+
+    // Weak learner i of a checkpoint's cascade as the stage trainer's stump: its feature's index in the pool,
+    // its threshold's bin edge (the first equal one: equal edges bound no code between them) as the cut.
+    lbp::StageWeak weak_of(int i, const std::string& path) const {
+        const HaarTree& tree = cascade.weaks[static_cast<std::size_t>(i)];
+        const HaarNode& node = cascade.nodes[static_cast<std::size_t>(tree.first_node)];
+        const auto it = index_.find(feature_key(node.feature));
+        if (tree.node_count != 1 || it == index_.end())
+            throw InputError(path, "weak learner " + std::to_string(i) + " is not a stump on a feature of the pool");
+        const float* e = edges_.data() + static_cast<std::size_t>(it->second) * kEdges;
+        const float* at = std::find(e, e + kEdges, node.threshold);
+        if (at == e + kEdges)
+            throw InputError(path, "weak learner " + std::to_string(i) + "'s threshold is not a bin edge of its feature");
+        lbp::StageWeak weak;
+        weak.feature = it->second;
+        weak.cut = static_cast<int>(at - e) + 1;
+        const float left = cascade.leaves[static_cast<std::size_t>(tree.first_leaf)];
+        const float right = cascade.leaves[static_cast<std::size_t>(tree.first_leaf) + 1];
+        for (int c = 0; c < kLbpCodes; ++c) weak.responses[static_cast<std::size_t>(c)] = c < weak.cut ? left : right;
+        return weak;
+    }
+
     // The number of edges at most v: values below edge k have codes up to k.
     std::uint8_t code(int f, float v) const {
         const float* e = edges_.data() + static_cast<std::size_t>(f) * kEdges;
         return static_cast<std::uint8_t>(std::upper_bound(e, e + kEdges, v) - e);
     }
 
+    const lbp::TrainingSettings settings_;
     const std::vector<HaarFeature> pool_;
+    std::unordered_map<std::string, int> index_;
     std::vector<float> edges_;  // kEdges per feature, ascending
 };
 
@@ -103,7 +169,7 @@ private:
 HaarStageResult train_haar_stages(const lbp::StageTrainConfig& config, HaarMode mode, const lbp::LbpTrainingData& data,
                                   lbp::StageTrainingObserver& observer) {
     lbp::validate(config);
-    HaarStageFeatures features(config, mode);
+    HaarStageFeatures features(config, mode, data);
     HaarStageResult result{lbp::train_stages(config, data, features, observer), {}};
     result.cascade = std::move(features.cascade);
     return result;

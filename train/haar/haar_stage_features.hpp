@@ -6,7 +6,8 @@
 // and sample: features x (positives + negatives) bytes): each feature's 255 bin edges are quantiles of its
 // values on the positives, and a stump cuts at an edge, so its threshold is that edge's float and a value
 // falls on the same side in training as in the detector. Positives the detector refuses (too little contrast)
-// are left out. Checkpoints and --resume are LBP's only so far.
+// are left out. Checkpoints as lbp-opencv's (train/lbp/lbp_checkpoint.hpp, with the Haar cascade); resumed, the
+// bins are found again from the positives, and each stump's threshold names its cut.
 #pragma once
 
 #include "train/haar/haar_features.hpp"

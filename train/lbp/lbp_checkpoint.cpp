@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <sstream>
+#include <type_traits>
 
 #include "common/error.hpp"
 #include "common/model_io.hpp"
@@ -16,9 +17,20 @@ namespace {
 constexpr const char* kKind = "cascade-train-lbp-checkpoint";
 constexpr int kVersion = 2;  // 2: checksum, model hash, finished
 
+void cut_tables(LbpCascade& cascade, long long weaks) {
+    cascade.responses.resize(static_cast<std::size_t>(weaks) * kLbpCodes);
+}
+
+void cut_tables(HaarCascade& cascade, long long /*weaks: its trees, already cut, say where their tables end*/) {
+    const HaarTree& last = cascade.weaks.back();
+    cascade.nodes.resize(static_cast<std::size_t>(last.first_node + last.node_count));
+    cascade.leaves.resize(static_cast<std::size_t>(last.first_leaf + last.node_count + 1));
+}
+
 // The first `weaks` weak learners of a cascade written later than the state, with the stages they make up
 // (training only appends: whole stages of OpenCV-style cascades, one weak learner each for WaldBoost).
-LbpCascade first_weaks(LbpCascade cascade, long long weaks, const StateReader& state) {
+template <class Cascade>
+Cascade first_weaks(Cascade cascade, long long weaks, const StateReader& state) {
     std::size_t stages = 0;
     while (stages < cascade.stages.size() &&
            cascade.stages[stages].first + cascade.stages[stages].count <= weaks)
@@ -28,7 +40,7 @@ LbpCascade first_weaks(LbpCascade cascade, long long weaks, const StateReader& s
         state.fail("its model does not hold the " + std::to_string(weaks) + " weak learners it records in whole stages");
     cascade.weaks.resize(static_cast<std::size_t>(weaks));
     cascade.stages.resize(stages);
-    cascade.responses.resize(static_cast<std::size_t>(weaks) * kLbpCodes);
+    cut_tables(cascade, weaks);
     return cascade;
 }
 
@@ -38,11 +50,13 @@ std::string checkpoint_model_path(const std::string& path) {
     return path + ".xml";
 }
 
-std::string model_hash(const LbpCascade& cascade, const std::string& path) {
+template <class Cascade>
+std::string model_hash(const Cascade& cascade, const std::string& path) {
     return text_hash(model_xml(Model{cascade, path}, path));
 }
 
-void save_lbp_checkpoint(const std::string& path, const LbpTrainingState& state, const TrainingSettings& settings) {
+template <class Cascade>
+void save_checkpoint(const std::string& path, const TrainingState<Cascade>& state, const TrainingSettings& settings) {
     save_model(Model{state.cascade, checkpoint_model_path(path)}, checkpoint_model_path(path));
     StateWriter out(kKind, kVersion);
     for (const auto& [name, value] : settings) out.text("setting", name + " " + value);
@@ -62,7 +76,8 @@ void save_lbp_checkpoint(const std::string& path, const LbpTrainingState& state,
     out.write(path);
 }
 
-std::optional<LbpTrainingState> load_lbp_checkpoint(const std::string& path, const TrainingSettings& settings) {
+template <class Cascade>
+std::optional<TrainingState<Cascade>> load_checkpoint(const std::string& path, const TrainingSettings& settings) {
     if (!std::filesystem::exists(path)) return std::nullopt;
     const StateReader in(path, kKind, kVersion);
     const std::vector<std::string> recorded = in.all("setting");
@@ -74,10 +89,11 @@ std::optional<LbpTrainingState> load_lbp_checkpoint(const std::string& path, con
     }
     if (recorded.size() != settings.size()) in.fail("written under other settings (more of them)");
 
-    LbpTrainingState state;
+    TrainingState<Cascade> state;
     const Model model = load_model(checkpoint_model_path(path));
-    const auto* cascade = std::get_if<LbpCascade>(&model.cascade);
-    if (!cascade) in.fail("its model is not an LBP cascade");
+    const auto* cascade = std::get_if<Cascade>(&model.cascade);
+    if (!cascade) in.fail(std::is_same<Cascade, LbpCascade>::value ? "its model is not an LBP cascade"
+                                                                   : "its model is not a Haar cascade");
     state.cascade = first_weaks(*cascade, in.integer("weak_learners", 1, INT_MAX), in);
     if (model_hash(state.cascade, checkpoint_model_path(path)) != in.text("model"))
         in.fail("its model " + checkpoint_model_path(path) + " is not the one it was written with");
@@ -110,5 +126,10 @@ std::optional<LbpTrainingState> load_lbp_checkpoint(const std::string& path, con
     if (!finished.empty()) state.finished = finished.front();
     return state;
 }
+
+template void save_checkpoint(const std::string&, const TrainingState<LbpCascade>&, const TrainingSettings&);
+template void save_checkpoint(const std::string&, const TrainingState<HaarCascade>&, const TrainingSettings&);
+template std::optional<TrainingState<LbpCascade>> load_checkpoint(const std::string&, const TrainingSettings&);
+template std::optional<TrainingState<HaarCascade>> load_checkpoint(const std::string&, const TrainingSettings&);
 
 }  // namespace cascade::train::lbp

@@ -23,8 +23,10 @@ namespace cascade::train::lbp {
 // resumes only under the same ones.
 using TrainingSettings = std::vector<std::pair<std::string, std::string>>;
 
-struct LbpTrainingState {
-    LbpCascade cascade;
+// Cascade: LbpCascade (both LBP trainers) or HaarCascade (the stage trainer's Haar family).
+template <class Cascade>
+struct TrainingState {
+    Cascade cascade;
     std::vector<std::optional<NegativeWindow>> pool;  // per negative slot; empty: slot not live (stage trainer: none)
     MiningCursor cursor;
     double reach_at_refill = 1.0;  // fraction of all negative windows that passed the cascade at the last refill
@@ -33,13 +35,23 @@ struct LbpTrainingState {
     long long negatives_mined = 0;
     std::string finished;  // why the run stopped; empty while it goes on
 };
+using LbpTrainingState = TrainingState<LbpCascade>;
 
 std::string checkpoint_model_path(const std::string& path);
 
-void save_lbp_checkpoint(const std::string& path, const LbpTrainingState& state, const TrainingSettings& settings);
+template <class Cascade>
+void save_checkpoint(const std::string& path, const TrainingState<Cascade>& state, const TrainingSettings& settings);
+inline void save_lbp_checkpoint(const std::string& path, const LbpTrainingState& state,
+                                const TrainingSettings& settings) {
+    save_checkpoint(path, state, settings);
+}
 
 // nullopt when there is no checkpoint at `path`; InputError when it cannot be read or was written under other
 // settings (naming the first that differs).
-std::optional<LbpTrainingState> load_lbp_checkpoint(const std::string& path, const TrainingSettings& settings);
+template <class Cascade>
+std::optional<TrainingState<Cascade>> load_checkpoint(const std::string& path, const TrainingSettings& settings);
+inline std::optional<LbpTrainingState> load_lbp_checkpoint(const std::string& path, const TrainingSettings& settings) {
+    return load_checkpoint<LbpCascade>(path, settings);
+}
 
 }  // namespace cascade::train::lbp

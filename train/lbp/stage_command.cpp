@@ -62,13 +62,14 @@ values are precomputed per sample as 256 bins (quantiles of its values on the po
 is a bin edge): one byte per feature and sample, so the pool (--features) times the samples (positives +
 --negatives) is the memory it needs: 24x24 has 162,336 BASIC, 210,400 CORE and 261,600 ALL features
 (ALL on 3,000 samples: 785 MB), 19x19 has 63,960 BASIC features.
-A per-stage log goes to stdout, a progress bar with ETA to a terminal's stderr. The same --seed, options
-and data give the same cascade on any number of threads. No checkpoints yet (--resume is lbp-opencv's only).
+A per-stage log goes to stdout, a progress bar with ETA to a terminal's stderr; a checkpoint is written after
+every stage and --resume continues from it. The same --seed, options and data give the same cascade on any
+number of threads.
 
 opencv_traincascade's options and theirs here:
   -vec, -info           --pos (folders or lists of crops, annotation files, .vec files)
   -bg                   --neg (folders or lists of object-free images)
-  -data                 --output (the cascade XML itself)
+  -data                 --output (the cascade XML itself) and --checkpoint
   -numPos               all positives the cascade so far accepts are used
   -numNeg               --negatives        -numStages         --stages
   -w, -h                --window WxH       -bt DAB|RAB|LB|GAB --boost discrete|real|logit|gentle
@@ -181,11 +182,8 @@ po::options_description run_options(StageCommand& c) {
         ("seed", po::value(&c.config.seed)->default_value(c.config.seed),
          "random seed (mining order, jitter, feature pool): the same model on any number of threads")
         ("threads", po::value(&c.config.boost.threads)->default_value(0), "worker threads (0: all cores)")
-        ;
-    if (!c.haar)
-        run.add_options()
-            ("checkpoint", po::value(&c.checkpoint), "checkpoint file (default: OUTPUT.checkpoint; 'none': none)")
-            ("resume", po::bool_switch(&c.config.resume), "continue from the checkpoint if there is one");
+        ("checkpoint", po::value(&c.checkpoint), "checkpoint file (default: OUTPUT.checkpoint; 'none': none)")
+        ("resume", po::bool_switch(&c.config.resume), "continue from the checkpoint if there is one");
     return run;
 }
 
@@ -257,7 +255,7 @@ bool run_stage_command(bool haar, int argc, const char* const* argv, const data:
     c.config.window = c.spec.crop.window = cli::parse_size("--window", c.window);
     c.config.boost.type = parse_boost(c.boost);
     if (haar) haar::parse_haar_mode(c.haar_mode);
-    c.config.checkpoint = haar || c.checkpoint == "none" ? "" : c.checkpoint.empty() ? c.output + ".checkpoint" : c.checkpoint;
+    c.config.checkpoint = c.checkpoint == "none" ? "" : c.checkpoint.empty() ? c.output + ".checkpoint" : c.checkpoint;
     if (c.project_output.empty()) c.project_output = default_project_output(c.output);
     c.spec.seed = c.config.seed;
     c.spec.threads = c.config.boost.threads;
@@ -268,7 +266,7 @@ bool run_stage_command(bool haar, int argc, const char* const* argv, const data:
     inputs.insert(inputs.end(), c.spec.negatives.begin(), c.spec.negatives.end());
     check_training_outputs(c.output, c.config.checkpoint, inputs);
     check_training_outputs(c.project_output, c.output, inputs);
-    if (!c.config.checkpoint.empty()) cli::check_writable_path("--checkpoint", c.config.checkpoint);
+    cli::check_writable_path("--checkpoint", c.config.checkpoint);
     if (haar)
         train_and_write<HaarCascade>(c, listener);
     else

@@ -1,13 +1,15 @@
 // cascade-train haar (train/haar/haar_stage_features.hpp) on a subset of ../shared/data's faces: a freshly
 // trained Haar cascade (ALL features, tilted ones included), written in OpenCV's XML, loads in
 // cv::CascadeClassifier and gives exactly the detections of this toolkit's CPU detector on real images; the
-// cascade does not depend on the thread count; the command writes both XML files, the same model, and refuses
-// bad options in one line.
+// cascade does not depend on the thread count, and a resumed run gives an uninterrupted one's; the command
+// writes both XML files, the same model, and refuses bad options in one line.
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <stdexcept>
 #include <opencv2/objdetect.hpp>
 
+#include "common/error.hpp"
 #include "common/haar_cpu_detector.hpp"
 #include "common/model_io.hpp"
 #include "common/opencv_cascade_xml.hpp"
@@ -48,6 +50,14 @@ lbp::StageTrainConfig small_config(int threads) {
 }
 
 struct Quiet : lbp::StageTrainingObserver {};
+
+struct Interrupt : lbp::StageTrainingObserver {
+    explicit Interrupt(int stages) : after(stages) {}
+    void checkpointed(int stages, const std::string&) override {
+        if (stages == after) throw std::runtime_error("interrupted");
+    }
+    int after;
+};
 
 bool has_tilted(const HaarCascade& c) {
     return std::any_of(c.nodes.begin(), c.nodes.end(), [](const HaarNode& n) { return n.feature.tilted != 0; });
@@ -98,7 +108,7 @@ TEST_CASE("a trained Haar cascade in OpenCV's XML: cv::CascadeClassifier finds w
     cascade::test::check_opencv_parity(result.cascade, path, images);
 }
 
-TEST_CASE("the Haar stage trainer gives the same cascade on 1 and 2 threads") {
+TEST_CASE("the Haar stage trainer gives the same cascade on 1 and 2 threads, and after an interruption and resume") {
     const auto data = cascade::test::shared_data_dir();
     if (!data) {
         MESSAGE("SKIP: ../shared/data is absent");
@@ -112,6 +122,19 @@ TEST_CASE("the Haar stage trainer gives the same cascade on 1 and 2 threads") {
     config.boost.threads = 2;
     const auto two = haar::train_haar_stages(config, haar::HaarMode::core, subset, quiet);
     CHECK(opencv_cascade_xml(one.cascade, {}, "m") == opencv_cascade_xml(two.cascade, {}, "m"));
+
+    config.stages = 6;
+    const std::string whole = opencv_cascade_xml(haar::train_haar_stages(config, haar::HaarMode::core, subset, quiet).cascade, {}, "m");
+    cascade::test::ScratchDir dir("haar-resume");
+    config.checkpoint = dir.file("cascade.checkpoint");
+    Interrupt interrupt(2);
+    CHECK_THROWS_AS(haar::train_haar_stages(config, haar::HaarMode::core, subset, interrupt), std::runtime_error);
+    config.resume = true;
+    const auto resumed = haar::train_haar_stages(config, haar::HaarMode::core, subset, quiet);
+    CHECK(resumed.cascade.stages.size() > 2);
+    CHECK(opencv_cascade_xml(resumed.cascade, {}, "m") == whole);
+    // Another mode is another training: its checkpoint is refused.
+    CHECK_THROWS_AS(haar::train_haar_stages(config, haar::HaarMode::all, subset, quiet), InputError);
 }
 
 TEST_CASE("cascade-train haar writes OpenCV's XML and the project's, the same model; bad options in one line") {
@@ -149,8 +172,12 @@ TEST_CASE("cascade-train haar writes OpenCV's XML and the project's, the same mo
         }
         return cascade::test::run_tool(CASCADE_TRAIN_EXE, bad);
     };
+    // The finished run's checkpoint: --resume trains nothing and writes the same cascade.
+    const cascade::test::ToolResult again = with("--resume", "");
+    REQUIRE(again.code == 0);
+    CHECK(cascade::test::read_text(dir / "face.xml") == opencv_xml);
     cascade::test::check_error(with("--haar-mode", "tilted"), 2, "cascade-train haar", "--haar-mode");
     cascade::test::check_error(with("--window", "2x2"), 2, "cascade-train haar", "--window");
-    cascade::test::check_error(with("--resume", ""), 2, "cascade-train haar", "--resume");  // lbp-opencv's only
+    cascade::test::check_error(with("--features", "-1"), 2, "cascade-train haar", "--features");
     cascade::test::check_error(with("--boost", "ada"), 2, "cascade-train haar", "--boost");
 }
