@@ -1,5 +1,6 @@
-// The LBP trainers' checkpoint (WaldBoost's and the OpenCV-style stage trainer's): everything beside the training data and the settings that the training needs
-// to continue exactly as an uninterrupted run would.
+// The LBP trainers' checkpoint (WaldBoost's and the OpenCV-style stage trainer's, whose Haar family uses it
+// with a Haar cascade): everything beside the training data and the settings that the training needs to
+// continue exactly as an uninterrupted run would.
 //
 // Two files: the cascade so far in the project's XML at `path`.xml (cascade-detect can try it), and the state
 // at `path`. The model is written first and the state second, and the state names its number of weak learners;
