@@ -64,7 +64,8 @@ std::string opencv_cascade_xml(const LbpCascade& cascade, const OpenCvStageParam
 // Writes it to `path` atomically.
 void save_opencv_cascade(const LbpCascade& cascade, const OpenCvStageParams& params, const std::string& path);
 
-// The same for a Haar cascade of stumps (trained by cascade-train haar): featureType HAAR, a feature per stump.
+// The same for a Haar cascade of stumps (trained by cascade-train haar): featureType HAAR, a feature per stump,
+// params.haar_mode as its mode; deeper trees, and tilted features under a mode other than ALL, are refused.
 std::string opencv_cascade_xml(const HaarCascade& cascade, const OpenCvStageParams& params, const std::string& source);
 void save_opencv_cascade(const HaarCascade& cascade, const OpenCvStageParams& params, const std::string& path);
 

@@ -137,6 +137,9 @@ std::string opencv_cascade_xml(const HaarCascade& cascade, const OpenCvStagePara
             const HaarNode& node = cascade.nodes[static_cast<std::size_t>(tree.first_node)];
             if (tree.node_count != 1 || node.left != 0 || node.right != -1)
                 throw InputError(source, "weak learner " + std::to_string(i) + " is not a stump: only stumps are written");
+            if (node.feature.tilted && params.haar_mode != "ALL")
+                throw InputError(source, "weak learner " + std::to_string(i) + " has a tilted feature, which mode " +
+                                             params.haar_mode + " lacks (only ALL has them)");
             out << "        <_>\n          <internalNodes>\n            0 -1 " << tree.first_node << " "
                 << float_text(node.threshold) << "</internalNodes>\n          <leafValues>\n            "
                 << float_text(cascade.leaves[static_cast<std::size_t>(tree.first_leaf)]) << " "
