@@ -27,8 +27,8 @@ inline std::vector<Rect> sorted_rects(std::vector<Rect> rects) {
 
 template <class Cascade>
 void check_opencv_parity(const Cascade& cascade, const std::string& path, const std::vector<ImageSource>& images,
-                         const OpenCvStageParams& params = {}) {
-    save_opencv_cascade(cascade, params, path);
+                         const OpenCvStageParams& written = {}) {
+    save_opencv_cascade(cascade, written, path);
     const Model model = load_model(path);
     CHECK(model_xml(Model{std::get<Cascade>(model.cascade), "m"}, "m") == model_xml(Model{cascade, "m"}, "m"));
     cv::ocl::setUseOpenCL(false);
