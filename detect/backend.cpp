@@ -33,6 +33,12 @@ private:
 
 }  // namespace
 
+std::vector<Detection> Backend::take() {
+    std::vector<Detection> windows = std::move(done_.front());
+    done_.pop_front();
+    return windows;
+}
+
 void require_backend(const std::string& name) {
     if (name == "cpu") return;
 #ifdef CASCADE_GPU_BACKEND

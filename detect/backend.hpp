@@ -7,11 +7,13 @@
 // backend that cannot run a model throws InputError.
 #pragma once
 
+#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "cli/device_list.hpp"
 #include "common/detection.hpp"
 #include "common/image.hpp"
 #include "common/lbp_cpu_detector.hpp"
@@ -26,13 +28,31 @@ public:
     virtual Size window() const = 0;
     // Every window the cascade accepts, in image coordinates, in a deterministic order.
     virtual std::vector<Detection> windows(const GrayView& image) = 0;
+
+    // Several frames at once (the GPU backend; here, one at a time): submit() at most capacity() frames, take()
+    // each one's windows in submission order; an image's pixels stay valid until its take() or drain().
+    virtual int capacity() const { return 1; }
+    virtual void submit(const GrayView& image) { done_.push_back(windows(image)); }
+    virtual std::vector<Detection> take();
+    // Drops the frames in flight, once none is being read any more (after a failure).
+    virtual void drain() noexcept { done_.clear(); }
+
+private:
+    std::deque<std::vector<Detection>> done_;
 };
 
-// The GPU backend's own settings (--gpu-pyramid, --compaction).
+// The GPU backend's own settings (--gpu-pyramid, --compaction, --devices, --frames-in-flight).
 struct GpuSettings {
     std::string pyramid = "exact";
     std::string compaction = "auto";
+    cli::DeviceList devices = {false, {0}};
+    int frames_in_flight = 1;  // per device listed (cascade-detect's default: kFramesInFlight)
 };
+
+// cascade-detect --frames-in-flight: its default (docs/benchmarks.md) and its largest value (each frame in flight
+// holds a detector's buffers on the device).
+constexpr int kFramesInFlight = 4;
+constexpr int kMaxFramesInFlight = 64;
 
 void require_backend(const std::string& name);
 

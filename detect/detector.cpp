@@ -38,12 +38,26 @@ Detector::Detector(const PackedModel& model, const Options& options)
                                            ", so nothing could be found");
 }
 
-std::vector<Detection> Detector::detect(const cv::Mat& gray) const {
+namespace {
+
+GrayView gray_view(const cv::Mat& gray) {
     CV_Assert(gray.type() == CV_8UC1);
-    const GrayView view{gray.ptr<std::uint8_t>(), gray.cols, gray.rows, static_cast<int>(gray.step[0])};
+    return {gray.ptr<std::uint8_t>(), gray.cols, gray.rows, static_cast<int>(gray.step[0])};
+}
+
+}  // namespace
+
+std::vector<Detection> Detector::detect(const cv::Mat& gray) const {
+    submit(gray);
+    return take(gray);
+}
+
+void Detector::submit(const cv::Mat& gray) const { backend_->submit(gray_view(gray)); }
+
+std::vector<Detection> Detector::take(const cv::Mat& gray) const {
     // One order for every backend's windows, so that grouping (whose float sums follow the input order) gives
     // every backend the same detections.
-    std::vector<Detection> raw = backend_->windows(view);
+    std::vector<Detection> raw = backend_->take();
     if (min_score_)
         raw.erase(std::remove_if(raw.begin(), raw.end(), [&](const Detection& d) { return d.score < *min_score_; }),
                   raw.end());

@@ -25,6 +25,13 @@ public:
     Size window() const { return backend_->window(); }
     std::vector<Detection> detect(const cv::Mat& gray) const;
 
+    // Several frames at once (Backend::submit): submit() at most capacity() images, take() each one's
+    // detections in submission order, passing the same image again; each stays alive until its take().
+    int capacity() const { return backend_->capacity(); }
+    void submit(const cv::Mat& gray) const;
+    std::vector<Detection> take(const cv::Mat& gray) const;
+    void drain() const noexcept { backend_->drain(); }
+
 private:
     std::unique_ptr<Backend> backend_;
     GroupingParams grouping_;

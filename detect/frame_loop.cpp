@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <deque>
 
 #include "cli/output_paths.hpp"
 #include "cli/tool_main.hpp"
@@ -45,6 +46,12 @@ void check_outputs_are_not_inputs(const RunOptions& options, const FrameTool& to
     cli::check_not_an_input("--annotate-video", options.annotate_video, inputs);
 }
 
+// Drains a finder when the run leaves early, so that no frame in flight is read after it is gone.
+struct DrainOnExit {
+    const FrameFinder& find;
+    ~DrainOnExit() { find.drain(); }
+};
+
 }  // namespace
 
 void run_frames(const RunOptions& options, const FrameTool& tool, const FrameFinder& find) {
@@ -66,20 +73,32 @@ void run_frames(const RunOptions& options, const FrameTool& tool, const FrameFin
 
     Report report;
     report.header = tool.header;
+    const auto count = [&] { return report.frames + static_cast<long>(report.skipped.size()); };
+    std::deque<Frame> in_flight;  // submitted to `find`, oldest first
+    const auto finish_oldest = [&] {
+        const Frame& done = in_flight.front();
+        const std::vector<Detection> detections = find.take(done);
+        annotator.add(done, detections);
+        if (done.index == 0) report.files.push_back(done.file);  // an image, or a video's first frame
+        for (const Detection& d : detections) report.records.push_back({done.file, done.index, d});
+        ++report.frames;
+        in_flight.pop_front();
+        progress.advance(count());
+    };
+    const DrainOnExit drain{find};  // declared after in_flight: its frames outlive the drain
     Frame frame;
     while (reader.next(frame)) {
         if (!frame.skipped.empty()) {
             warn(frame.file, "skipped: " + frame.skipped);
             report.skipped.push_back({frame.file, frame.skipped});
-            progress.advance(report.frames + static_cast<long>(report.skipped.size()));
+            progress.advance(count());
             continue;
         }
-        const std::vector<Detection> detections = find(frame);
-        annotator.add(frame, detections);
-        if (frame.index == 0) report.files.push_back(frame.file);  // an image, or a video's first frame
-        for (const Detection& d : detections) report.records.push_back({frame.file, frame.index, d});
-        progress.advance(++report.frames + static_cast<long>(report.skipped.size()));
+        if (static_cast<int>(in_flight.size()) >= find.in_flight) finish_oldest();
+        in_flight.push_back(std::move(frame));
+        find.submit(in_flight.back());
     }
+    while (!in_flight.empty()) finish_oldest();
     check_something_read(report);
     annotator.finish();
     report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - tool.start).count();

@@ -1,5 +1,6 @@
 // One run of a frame-by-frame tool (cascade-detect, cascade-match): expand the inputs, decode every frame (ahead,
-// on a thread of its own), find what the tool finds on it, then write the report and the annotated outputs.
+// on a thread of its own), find what the tool finds on it (several frames in flight where the finder allows),
+// then write the report and the annotated outputs, in input order.
 // Throws UsageError (bad options) or InputError (bad input file); when it throws, no output file, annotated
 // image or video has been left behind.
 #pragma once
@@ -24,7 +25,20 @@ struct FrameTool {
     std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();  // the report's "seconds" from
 };
 
-using FrameFinder = std::function<std::vector<Detection>(const Frame& frame)>;
+// What a tool finds on frames, up to `in_flight` frames at once: submit() frames in input order, take() each
+// one's findings in the same order (the frame stays alive until then); drain() drops the frames in flight once
+// none is being read any more (run_frames calls it when the run fails).
+struct FrameFinder {
+    std::function<void(const Frame&)> submit;
+    std::function<std::vector<Detection>(const Frame&)> take;
+    std::function<void()> drain;
+    int in_flight = 1;
+
+    // One frame at a time: take() runs `find`.
+    static FrameFinder one_at_a_time(std::function<std::vector<Detection>(const Frame&)> find) {
+        return {[](const Frame&) {}, std::move(find), [] {}, 1};
+    }
+};
 
 void run_frames(const RunOptions& options, const FrameTool& tool, const FrameFinder& find);
 

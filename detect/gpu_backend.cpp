@@ -1,7 +1,7 @@
 #include "detect/gpu_backend.hpp"
 
 #include "cli/usage_error.hpp"
-#include "gpu/cuda_check.hpp"
+#include "gpu/frame_pipeline.hpp"
 #include "gpu/haar_gpu_detector.hpp"
 #include "gpu/hog_gpu_detector.hpp"
 #include "gpu/lbp_gpu_detector.hpp"
@@ -12,16 +12,25 @@ using cli::UsageError;
 
 namespace {
 
+// The detectors of a frame pipeline (gpu/frame_pipeline.hpp): one per frame in flight on each listed device.
 class GpuBackend : public Backend {
 public:
-    GpuBackend(Size window, std::unique_ptr<gpu::GpuDetector> detector)
-        : window_(window), detector_(std::move(detector)) {}
+    GpuBackend(Size window, const gpu::FramePipeline::MakeDetector& make, const std::vector<int>& devices,
+               int frames_in_flight)
+        : window_(window), pipeline_(make, devices, frames_in_flight) {}
     Size window() const override { return window_; }
-    std::vector<Detection> windows(const GrayView& image) override { return detector_->detect(image); }
+    std::vector<Detection> windows(const GrayView& image) override {
+        pipeline_.submit(image);
+        return pipeline_.take();
+    }
+    int capacity() const override { return pipeline_.capacity(); }
+    void submit(const GrayView& image) override { pipeline_.submit(image); }
+    std::vector<Detection> take() override { return pipeline_.take(); }
+    void drain() noexcept override { pipeline_.drain(); }
 
 private:
     Size window_;
-    std::unique_ptr<gpu::GpuDetector> detector_;
+    gpu::FramePipeline pipeline_;
 };
 
 template <class GpuOptions>
@@ -48,15 +57,22 @@ GpuOptions gpu_options(const ScanParams& params, const GpuSettings& settings) {
 std::unique_ptr<Backend> make_gpu_backend(const PackedModel& model, const ScanParams& params,
                                           const GpuSettings& settings) {
     const auto lbp = gpu_options<gpu::LbpGpuOptions>(params, settings);  // checks the settings first
-    if (!gpu::cuda_device_available()) throw InputError("--backend gpu", "no CUDA device is available");
+    if (settings.frames_in_flight < 1) throw UsageError("--frames-in-flight", "must be at least 1");
+    const int count = gpu::gpu_count();
+    if (count == 0) throw InputError("--backend gpu", "no CUDA device is available");
+    const std::vector<int> devices = cli::resolve_devices("--devices", settings.devices, count);
+    const auto backend = [&](Size window, gpu::FramePipeline::MakeDetector make) {
+        return std::make_unique<GpuBackend>(window, make, devices, settings.frames_in_flight);
+    };
     if (const auto* c = std::get_if<LbpCascade>(&model.model.cascade))
-        return std::make_unique<GpuBackend>(c->window, std::make_unique<gpu::LbpGpuDetector>(*c, model.stumps, lbp));
-    if (const auto* c = std::get_if<HaarCascade>(&model.model.cascade))
-        return std::make_unique<GpuBackend>(
-            c->window, std::make_unique<gpu::HaarGpuDetector>(*c, gpu_options<gpu::HaarGpuOptions>(params, settings)));
+        return backend(c->window, [&] { return std::make_unique<gpu::LbpGpuDetector>(*c, model.stumps, lbp); });
+    if (const auto* c = std::get_if<HaarCascade>(&model.model.cascade)) {
+        const auto haar = gpu_options<gpu::HaarGpuOptions>(params, settings);
+        return backend(c->window, [&] { return std::make_unique<gpu::HaarGpuDetector>(*c, haar); });
+    }
     const auto& hog = std::get<HogCascade>(model.model.cascade);
-    return std::make_unique<GpuBackend>(
-        hog.window, std::make_unique<gpu::HogGpuDetector>(hog, gpu_options<gpu::HogGpuOptions>(params, settings)));
+    const auto options = gpu_options<gpu::HogGpuOptions>(params, settings);
+    return backend(hog.window, [&] { return std::make_unique<gpu::HogGpuDetector>(hog, options); });
 }
 
 }  // namespace cascade::detect

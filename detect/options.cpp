@@ -6,6 +6,7 @@
 #include <ostream>
 #include <sstream>
 
+#include "cli/device_list.hpp"
 #include "cli/usage_error.hpp"
 #include "cli/values.hpp"
 #include "detect/backend.hpp"
@@ -46,7 +47,7 @@ Examples:
 )";
 
 struct Raw {
-    std::string model, backend, gpu_pyramid, compaction, scale_factor, first_scale, stride, min_size, max_size, group,
+    std::string model, backend, gpu_pyramid, compaction, devices, frames_in_flight, scale_factor, first_scale, stride, min_size, max_size, group,
         min_neighbors, nms_iou, min_score, threads;
     RunOptionTexts run;
 };
@@ -66,6 +67,12 @@ po::options_description visible_options(Raw& raw) {
         ("compaction", po::value(&raw.compaction)->value_name("NAME"),
          "gpu: survivor compaction between stage groups: none, global_atomic, shared_atomic, hybrid, prefix_sum "
          "or auto, the fastest on the first frames (default: auto)")
+        ("devices", po::value(&raw.devices)->value_name("LIST"),
+         "gpu: the CUDA devices to spread frames over: all, or indices such as 0,1 (a device listed twice runs two "
+         "detectors); results stay in input order (default: 0)")
+        ("frames-in-flight", po::value(&raw.frames_in_flight)->value_name("N"),
+         "gpu: frames in flight per device listed, each on a stream and detector of its own, so that upload, "
+         "pyramid, cascade and download of several frames overlap (default: 4)")
         ("scale-factor", po::value(&raw.scale_factor)->value_name("F"),
          "pyramid step between scales, 1.01..4 (default: 1.1)")
         ("first-scale", po::value(&raw.first_scale)->value_name("S"),
@@ -174,11 +181,18 @@ Options detector_options(const Raw& raw, const po::variables_map& vm) {
     }
     if (vm.count("backend")) o.backend = raw.backend;
     require_backend(o.backend);
-    for (const char* gpu_only : {"gpu-pyramid", "compaction"})
+    for (const char* gpu_only : {"gpu-pyramid", "compaction", "devices", "frames-in-flight"})
         if (vm.count(gpu_only) && o.backend != "gpu")
             throw UsageError(std::string("--") + gpu_only, "applies to --backend gpu only");
     if (vm.count("gpu-pyramid")) o.gpu.pyramid = raw.gpu_pyramid;
     if (vm.count("compaction")) o.gpu.compaction = raw.compaction;
+    if (vm.count("devices")) o.gpu.devices = cli::parse_device_list("--devices", raw.devices);
+    if (vm.count("frames-in-flight")) {
+        o.gpu.frames_in_flight = cli::parse_int("--frames-in-flight", raw.frames_in_flight);
+        if (o.gpu.frames_in_flight < 1 || o.gpu.frames_in_flight > kMaxFramesInFlight)
+            throw UsageError("--frames-in-flight", raw.frames_in_flight + " is out of range (1.." +
+                                                       std::to_string(kMaxFramesInFlight) + ")");
+    }
     apply_numbers(raw, vm, o);
     apply_grouping(raw, vm, o);
     return o;
@@ -192,6 +206,7 @@ std::optional<Options> parse_options(int argc, const char* const* argv, std::ost
     po::variables_map vm;
     if (!parse_run_command_line(argc, argv, visible, raw.run, vm, help_out, kUsage, kExamples)) return std::nullopt;
     Options o = detector_options(raw, vm);
+    if (!vm.count("frames-in-flight")) o.gpu.frames_in_flight = kFramesInFlight;  // a run of many frames
     apply_run_options(raw.run, vm, o);
     return o;
 }

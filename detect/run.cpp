@@ -30,7 +30,9 @@ std::vector<JsonMember> json_header(const std::string& model, Size window, const
     std::vector<JsonMember> header{{"model", cli::json_quoted(model)}, {"backend", cli::json_quoted(o.backend)}};
     if (o.backend == "gpu")
         header.push_back({"gpu", "{\"pyramid\": " + cli::json_quoted(o.gpu.pyramid) +
-                                     ", \"compaction\": " + cli::json_quoted(o.gpu.compaction) + "}"});
+                                     ", \"compaction\": " + cli::json_quoted(o.gpu.compaction) +
+                                     ", \"devices\": " + cli::json_quoted(cli::device_list_text(o.gpu.devices)) +
+                                     ", \"frames_in_flight\": " + std::to_string(o.gpu.frames_in_flight) + "}"});
     header.push_back({"model_window", json_size(window)});
     header.push_back({"parameters", json_parameters(o)});
     return header;
@@ -46,7 +48,10 @@ void run(const Options& options) {
     if (options.model) tool.also_reads.push_back(*options.model);
     tool.smallest = detector.window();
     tool.header = json_header(model.model.source, detector.window(), options);
-    run_frames(options, tool, [&](const Frame& frame) { return detector.detect(frame.gray); });
+    const FrameFinder find{[&](const Frame& frame) { detector.submit(frame.gray); },
+                           [&](const Frame& frame) { return detector.take(frame.gray); }, [&] { detector.drain(); },
+                           detector.capacity()};
+    run_frames(options, tool, find);
 }
 
 }  // namespace cascade::detect

@@ -41,8 +41,10 @@
 
 #include <algorithm>
 #include <map>
+#include <mutex>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gpu/cascade_target.hpp"
@@ -131,14 +133,28 @@ int resident_blocks(Kernel kernel) {
     return sms * std::max(per_sm, 1);
 }
 
+// Kernel attributes are per device, and detectors on several threads launch at once: the records of what was
+// set are keyed by (device, kernel) and guarded by one lock.
+struct KernelSettings {
+    std::mutex mutex;
+    std::map<std::pair<int, const void*>, int> value;
+};
+
+template <class Kernel>
+int& kernel_setting(KernelSettings& settings, Kernel kernel, int initial) {
+    int device = 0;
+    CASCADE_CUDA_CHECK(cudaGetDevice(&device));
+    return settings.value.try_emplace({device, reinterpret_cast<const void*>(kernel)}, initial).first->second;
+}
+
 // Dynamic shared memory above the default 48 KB must be allowed per kernel (kernels of one signature share a
 // pointer type, so the record is keyed by the kernel's address).
 template <class Kernel>
 void allow_shared_memory(Kernel kernel, int bytes) {
-    static std::map<const void*, int> allowed;
-    const auto [it, added] = allowed.try_emplace(reinterpret_cast<const void*>(kernel), 0);
-    int& a = it->second;
-    if (added) {  // without opting in, static and dynamic shared memory share 48 KB
+    static KernelSettings allowed;
+    const std::lock_guard<std::mutex> lock(allowed.mutex);
+    int& a = kernel_setting(allowed, kernel, -1);
+    if (a < 0) {  // without opting in, static and dynamic shared memory share 48 KB
         cudaFuncAttributes attributes{};
         CASCADE_CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
         a = 48 * 1024 - static_cast<int>(attributes.sharedSizeBytes);
@@ -151,8 +167,9 @@ void allow_shared_memory(Kernel kernel, int bytes) {
 // The shared-memory strategy's preferred split of L1 and shared memory (kept per kernel; -1: untouched).
 template <class Kernel>
 void prefer_carveout(Kernel kernel, int percent) {
-    static std::map<const void*, int> set;
-    int& current = set.try_emplace(reinterpret_cast<const void*>(kernel), -1).first->second;
+    static KernelSettings set;
+    const std::lock_guard<std::mutex> lock(set.mutex);
+    int& current = kernel_setting(set, kernel, -1);
     if (percent < 0 || percent == current) return;
     CASCADE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, percent));
     current = percent;

@@ -13,6 +13,11 @@ namespace {
 
 std::atomic<std::uint64_t> g_next_id{1};
 
+// Accepted windows copied back with the counts, before their number is known, so that a frame with at most this
+// many costs one synchronisation, not two (a frame's accepted windows number in the hundreds at most, except
+// for models that accept nearly everything).
+constexpr std::size_t kRecordsAhead = 4096;
+
 // Blocks of the skip rule's filter, which loops over the accepted windows: several per multiprocessor.
 int filter_blocks() {
     static const int blocks = [] {
@@ -36,7 +41,7 @@ void check_options(const GpuOptions& o) {
 }  // namespace
 
 DetectorCore::DetectorCore(const GpuOptions& options, const std::vector<Stage>& stages, SumPolicy policy,
-                           std::atomic<std::uint64_t>& constant_owner)
+                           ConstantOwner& constant_owner)
     : options_(options),
       num_stages_(static_cast<int>(stages.size())),
       policy_(policy),
@@ -44,6 +49,10 @@ DetectorCore::DetectorCore(const GpuOptions& options, const std::vector<Stage>& 
       id_(g_next_id++),
       trials_(options.compaction, options.auto_frames) {
     check_options(options_);
+    CASCADE_CUDA_CHECK(cudaGetDevice(&device_));
+    if (device_ >= ConstantOwner::kMaxDevices)
+        throw InputError("GPU detector", "device " + std::to_string(device_) + ": at most " +
+                                             std::to_string(ConstantOwner::kMaxDevices) + " devices");
     if (stages.empty()) throw InputError("GPU detector", "the model has no stages");
     ends_ = group_ends(stages, options_.compaction_points);
     if (ends_.size() > static_cast<std::size_t>(kMaxGroups))
@@ -56,7 +65,7 @@ DetectorCore::~DetectorCore() = default;
 void DetectorCore::claim_constants() {
     upload_constants();
     CASCADE_CUDA_CHECK(cudaStreamSynchronize(stream()));
-    owner_ = id_;
+    owner_.take(device_, id_);
 }
 
 void DetectorCore::prepare(Size size) {
@@ -76,6 +85,7 @@ void DetectorCore::prepare(Size size) {
     }
     counts_.resize(kMaxGroups + 1);
     host_counts_.resize(kMaxGroups + 1);
+    host_records_.resize(std::min(kRecordsAhead, positions));
     std::vector<ResizeTap> tx, ty;
     if (options_.mode == PyramidMode::exact) {
         for (const PyramidLevel& level : layout.levels) {
@@ -148,14 +158,19 @@ std::vector<Detection> DetectorCore::download(int last) {
     const cudaStream_t s = stream();
     CASCADE_CUDA_CHECK(cudaMemcpyAsync(host_counts_.get(), counts_.get(), (kMaxGroups + 1) * sizeof(int),
                                        cudaMemcpyDeviceToHost, s));
-    CASCADE_CUDA_CHECK(cudaStreamSynchronize(s));
-    const int n = host_counts_.get()[last];
-    host_records_.resize(static_cast<std::size_t>(std::max(n, 1)));
-    if (n > 0)
-        CASCADE_CUDA_CHECK(cudaMemcpyAsync(host_records_.get(), lists_[last % 2].get(), n * sizeof(Survivor),
-                                           cudaMemcpyDeviceToHost, s));
+    const std::size_t ahead = std::min(host_records_.size(), kRecordsAhead);
+    CASCADE_CUDA_CHECK(cudaMemcpyAsync(host_records_.get(), lists_[last % 2].get(), ahead * sizeof(Survivor),
+                                       cudaMemcpyDeviceToHost, s));
     downloaded_.record(s);
     CASCADE_CUDA_CHECK(cudaStreamSynchronize(s));
+    const int n = host_counts_.get()[last];
+    if (static_cast<std::size_t>(n) > ahead) {  // more than came ahead: all of them now
+        host_records_.resize(static_cast<std::size_t>(n));
+        CASCADE_CUDA_CHECK(cudaMemcpyAsync(host_records_.get(), lists_[last % 2].get(), n * sizeof(Survivor),
+                                           cudaMemcpyDeviceToHost, s));
+        downloaded_.record(s);
+        CASCADE_CUDA_CHECK(cudaStreamSynchronize(s));
+    }
     std::vector<Detection> out;
     out.reserve(static_cast<std::size_t>(n));
     for (int i = 0; i < n; ++i) {
@@ -192,6 +207,7 @@ void DetectorCore::record_stats(Compaction strategy, const std::vector<Detection
 std::vector<Detection> DetectorCore::detect(const GrayView& image) {
     if (image.width <= 0 || image.height <= 0 || image.data == nullptr)
         throw InputError("GPU detector", "empty frame");
+    CASCADE_CUDA_CHECK(cudaSetDevice(device_));
     prepare(image.size());
     timer_.reset(options_.time_kernels);
     if (layout_->levels.empty()) {  // the window does not fit: nothing to scan
@@ -199,7 +215,7 @@ std::vector<Detection> DetectorCore::detect(const GrayView& image) {
         stats_.strategy = trials_.chosen();
         return {};
     }
-    if (owner_.exchange(id_) != id_) upload_constants();
+    if (owner_.take(device_, id_)) upload_constants();
     const Compaction strategy = trials_.next();
     upload(image);
     build_planes(device_frame(), strategy, timer_);

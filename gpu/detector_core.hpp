@@ -11,10 +11,12 @@
 // plane builder. What the core owns per frame size: the frame, the GpuLevel table on the device, the
 // resize taps (exact mode) or the frame's texture (texture mode), the survivor lists and counters.
 //
-// Constant memory: each family keeps its model's stages and weak learners in its own __constant__ arrays,
-// which every detector of the family shares: before a frame, a detector whose model is not the one there has
-// the family copy it in (upload_constants, ordered on its stream). Calls of two detectors of one family must
-// therefore not overlap; sequential calls from any threads are fine.
+// Constant memory: each family keeps its model's stages and weak learners in its own __constant__ arrays (one
+// copy per device), which every detector of the family on that device shares: before a frame, a detector whose
+// model is not the one there has the family copy it in (upload_constants, ordered on its stream). Calls of two
+// detectors of one family on one device must therefore not overlap, unless they share their model's constants
+// (share_constants: detectors of one model, as gpu/frame_pipeline.hpp makes them); sequential calls from any
+// threads are fine. A detector runs on the device that was current when it was made.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -38,6 +40,22 @@
 namespace cascade::gpu {
 
 // The frame of one detect() call on the device, as the family's plane builders read it.
+// Which detector's model each device's constant memory holds, for one family (ids of DetectorCore); devices
+// 0..kMaxDevices-1.
+class ConstantOwner {
+public:
+    static constexpr int kMaxDevices = 64;
+    // Records `id` as the holder on `device`; true when another detector's model was there (upload it).
+    bool take(int device, std::uint64_t id) { return owner_[device].exchange(id) != id; }
+    // `to` holds the device's constant memory if `from` did (their models' tables are the same bytes).
+    void rename(int device, std::uint64_t from, std::uint64_t to) {
+        owner_[device].compare_exchange_strong(from, to);
+    }
+
+private:
+    std::atomic<std::uint64_t> owner_[kMaxDevices] = {};
+};
+
 struct DeviceFrame {
     GrayView pixels;              // device memory, pitched
     cudaTextureObject_t texture;  // texture mode: TextureObject::bilinear_u8 over `pixels`; exact mode: 0
@@ -58,13 +76,21 @@ public:
     std::vector<Detection> detect(const GrayView& frame);
     const GpuStats& stats() const { return stats_; }
     Compaction chosen_compaction() const { return trials_.chosen(); }
+    int device() const { return device_; }
+    // requires: `same_model` is of this family and runs the same model (its constant tables are the same bytes).
+    // ensures:  the two detectors count as one owner of the family's constant memory, so that neither copies the
+    //           model in again when the other ran last, and their calls may overlap.
+    void share_constants(const DetectorCore& same_model) {
+        owner_.rename(device_, id_, same_model.id_);
+        id_ = same_model.id_;
+    }
 
 protected:
     // Checks the options that every family shares (InputError naming "GPU detector"): scale factor > 1,
     // stride >= 0, compaction points positive, increasing and at most kMaxGroups - 1 groups' worth,
     // auto_frames >= 2. `constant_owner`: the family's record of which detector's model constant memory holds.
     DetectorCore(const GpuOptions& options, const std::vector<Stage>& stages, SumPolicy policy,
-                 std::atomic<std::uint64_t>& constant_owner);
+                 ConstantOwner& constant_owner);
     cudaStream_t stream() const { return stream_.get(); }
     // For the family's constructor: copies its model into constant memory now (upload_constants), so that a
     // model too large for it is refused at construction, and records that constant memory holds this detector's.
@@ -96,8 +122,9 @@ private:
     SumPolicy policy_;
     std::vector<int> ends_;       // group ends in stages
     std::vector<int> ends_weak_;  // the same in weak learners
-    std::atomic<std::uint64_t>& owner_;
+    ConstantOwner& owner_;
     std::uint64_t id_;
+    int device_ = 0;
     StrategyTrials trials_;
     Stream stream_;
 
@@ -113,7 +140,7 @@ private:
     DeviceBuffer<int> counts_;
     PinnedBuffer<std::uint8_t> staging_;
     PinnedBuffer<int> host_counts_;
-    PinnedBuffer<Survivor> host_records_;
+    PinnedBuffer<Survivor> host_records_;  // at least kRecordsAhead: copied with the counts, one sync per frame
 
     Event started_, uploaded_, planes_done_, cascade_done_, downloaded_;
     KernelTimer timer_;

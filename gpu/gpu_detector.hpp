@@ -6,8 +6,10 @@
 //
 // Thread safety: one detector is used by one thread at a time. Detectors of one family share the device's
 // constant memory (the model is copied there before each frame when another detector of the family ran last),
-// so calls of different detectors of one family must not overlap in time; sequential calls from any threads
-// are fine.
+// so calls of different detectors of one family on one device must not overlap in time, unless they run one
+// model and share_constants() tied them; sequential calls from any threads are fine. A detector runs on the
+// CUDA device that was current when it was made (each call makes it current again). Several frames at once:
+// gpu/frame_pipeline.hpp.
 #pragma once
 
 #include <memory>
@@ -37,6 +39,10 @@ public:
     const GpuStats& last_stats() const;
     // The strategy automatic settled on, or the fixed one; automatic while still measuring.
     Compaction chosen_compaction() const;
+    int device() const;
+    // requires: `same_model` is a detector of the same family and model (the same tables and options).
+    // ensures:  the two share the family's constant memory, so their calls may overlap in time.
+    void share_constants(const GpuDetector& same_model);
 
 protected:
     explicit GpuDetector(std::unique_ptr<DetectorCore> core);

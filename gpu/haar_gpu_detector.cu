@@ -14,7 +14,7 @@ namespace cascade::gpu {
 namespace {
 
 // The Haar family keeps its model in global memory; the owner record is the core's contract all the same.
-std::atomic<std::uint64_t> g_constant_owner{0};
+ConstantOwner g_constant_owner;
 
 // The Haar family's planes: the exact pyramid's level pixels and each level's three integral tables.
 class HaarCore final : public DetectorCore {

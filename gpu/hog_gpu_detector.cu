@@ -12,7 +12,7 @@ namespace cascade::gpu {
 namespace {
 
 // Which HoG detector's model the HoG kernels' constant memory holds (gpu/detector_core.hpp).
-std::atomic<std::uint64_t> g_constant_owner{0};
+ConstantOwner g_constant_owner;
 
 // The HoG family's planes: every level's image, stacked by rows, and its interleaved integral histograms.
 class HogCore final : public DetectorCore {

@@ -14,7 +14,7 @@ namespace cascade::gpu {
 namespace {
 
 // Which LBP detector's model the LBP kernels' constant memory holds (gpu/detector_core.hpp).
-std::atomic<std::uint64_t> g_constant_owner{0};
+ConstantOwner g_constant_owner;
 
 // The LBP family's planes: the pyramid's level pixels and integral images (exact mode), or the octave canvas
 // and its integral images read through a texture (texture mode).

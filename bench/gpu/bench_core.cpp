@@ -187,15 +187,6 @@ BenchRow time_gpu(BenchFamily& family, const Config& config, double scale, const
     return r;
 }
 
-std::vector<std::string> frame_sources(const BenchOptions& o) {
-    std::vector<std::string> sources = list_pgm(o.data + "/frames");
-    const std::vector<std::string> extra = list_pgm(o.data + "/bench-frames");
-    sources.insert(sources.end(), extra.begin(), extra.end());
-    if (o.max_sources > 0 && static_cast<int>(sources.size()) > o.max_sources) sources.resize(o.max_sources);
-    if (sources.empty()) throw InputError(o.data, "no frames (frames/*.pgm, bench-frames/*.pgm)");
-    return sources;
-}
-
 void report(const BenchOptions& o, const BenchContext& context, const std::vector<BenchRow>& rows, bool parity_ok) {
     if (!o.json.empty()) {
         std::ofstream f(o.json);
@@ -234,7 +225,7 @@ BenchOptions parse_bench_options(int argc, char** argv, BenchOptions o, FamilyOp
 }
 
 int run_bench(const BenchOptions& o, BenchFamily& family) {
-    const std::vector<std::string> sources = frame_sources(o);
+    const std::vector<std::string> sources = bench_frame_sources(o.data, o.max_sources);
     const bool have_gpu = gpu::cuda_device_available();
     if (!have_gpu) std::cout << "SKIP: no CUDA device: GPU rows are left out\n";
     const int threads = o.threads > 0 ? o.threads : cv::getNumberOfCPUs();

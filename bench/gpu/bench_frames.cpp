@@ -3,8 +3,18 @@
 #include <opencv2/imgproc.hpp>
 
 #include "bench/gpu/pgm.hpp"
+#include "common/error.hpp"
 
 namespace cascade::bench {
+
+std::vector<std::string> bench_frame_sources(const std::string& data, int max_sources) {
+    std::vector<std::string> sources = list_pgm(data + "/frames");
+    const std::vector<std::string> extra = list_pgm(data + "/bench-frames");
+    sources.insert(sources.end(), extra.begin(), extra.end());
+    if (max_sources > 0 && static_cast<int>(sources.size()) > max_sources) sources.resize(max_sources);
+    if (sources.empty()) throw InputError(data, "no frames (frames/*.pgm, bench-frames/*.pgm)");
+    return sources;
+}
 
 std::vector<cv::Mat> load_bench_frames(const std::vector<std::string>& paths, cv::Size size) {
     std::vector<cv::Mat> out;

@@ -8,6 +8,10 @@
 
 namespace cascade::bench {
 
+// The benchmark's frames: frames/*.pgm then bench-frames/*.pgm of the data folder, at most max_sources (0: all);
+// throws InputError naming the folder when there are none.
+std::vector<std::string> bench_frame_sources(const std::string& data, int max_sources);
+
 // requires: paths name readable 8-bit PGM files; size non-empty. Throws InputError naming a bad file.
 std::vector<cv::Mat> load_bench_frames(const std::vector<std::string>& paths, cv::Size size);
 

@@ -3,6 +3,9 @@
 #pragma once
 
 #include <memory>
+#include <string>
+
+#include "bench/gpu/bench_core.hpp"
 
 namespace cascade {
 struct PackedModel;
@@ -10,14 +13,12 @@ struct PackedModel;
 
 namespace cascade::bench {
 
-class BenchFamily;
-struct BenchOptions;
-
 // cascade-bench [...]: the GPU LBP detector against OpenCV's CascadeClassifier (bench/gpu/lbp_bench.cpp).
 int run_lbp_bench(int argc, char** argv);
 // cascade-bench hog [...] (argv[0] is "hog"): the GPU HoG detector against OpenCV's HOGDescriptor people
 // detector (bench/gpu/hog_bench.cpp).
 int run_hog_bench(int argc, char** argv);
+// cascade-bench haar [...]: the GPU Haar detector against CascadeClassifier with OpenCV's Haar cascades.
 int run_haar_bench(int argc, char** argv);
 // The family of an LBP or Haar cascade (`packed`, loaded from o.model), the one run_lbp_bench or
 // run_haar_bench times; its OpenCV rows are OpenCV's CPU CascadeClassifier, loaded when o.opencv. Throws
@@ -32,5 +33,17 @@ int run_covariance_bench(int argc, char** argv);
 // cascade-bench keypoints [...]: the GPU FOAGDD detector against cv::cornerHarris, cv::goodFeaturesToTrack and the
 // CPU reference (bench/gpu/keypoints_bench.cpp).
 int run_keypoints_bench(int argc, char** argv);
+
+// cascade-bench --throughput [...]: frames per second with several frames in flight, on one or several GPUs
+// (bench/gpu/throughput_bench.cpp).
+int run_throughput_bench(int argc, char** argv);
+
+// The families for the throughput benchmark: each bench's default options (family_defaults: "lbp", "hog",
+// "haar"), its model o.model (filled with the default, models/ of o.data, when empty).
+BenchOptions family_defaults(const std::string& family);
+BenchOptions hog_defaults();
+std::unique_ptr<BenchFamily> make_lbp_family(BenchOptions& o);
+std::unique_ptr<BenchFamily> make_hog_family(BenchOptions& o);
+std::unique_ptr<BenchFamily> make_haar_family(BenchOptions& o);
 
 }  // namespace cascade::bench

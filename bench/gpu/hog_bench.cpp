@@ -110,19 +110,27 @@ std::vector<gpu::KernelTime> HogBench::kernel_rows(const std::vector<gpu::Kernel
 
 }  // namespace
 
-int run_hog_bench(int argc, char** argv) {
+BenchOptions hog_defaults() {
     BenchOptions defaults;
     defaults.resolutions = {"640x480", "1280x960", "1920x1080"};
     defaults.scales = {1.05, 1.1, 1.2};
     defaults.configs = {"exact/auto", "texture/auto"};
     defaults.stride = kHogSparseStride;
-    BenchOptions o = parse_bench_options(argc, argv, defaults, FamilyOptions::hog, kUsage);
+    return defaults;
+}
+
+std::unique_ptr<BenchFamily> make_hog_family(BenchOptions& o) {
     if (o.model.empty()) o.model = o.data + "/models/pedestrian_hog.xml";
     const PackedModel packed = load_packed_model(o.model);
     const auto* model = std::get_if<HogCascade>(&packed.model.cascade);
     if (!model) throw InputError(o.model, "not a HoG cascade");
-    HogBench family(o, *model);
-    return run_bench(o, family);
+    return std::make_unique<HogBench>(o, *model);
+}
+
+int run_hog_bench(int argc, char** argv) {
+    BenchOptions o = parse_bench_options(argc, argv, hog_defaults(), FamilyOptions::hog, kUsage);
+    const auto family = make_hog_family(o);
+    return run_bench(o, *family);
 }
 
 }  // namespace cascade::bench

@@ -124,7 +124,9 @@ std::unique_ptr<BenchFamily> cascade_family(const BenchOptions& o, const PackedM
     throw InputError(o.model, "not an LBP or Haar cascade");
 }
 
-int run_lbp_bench(int argc, char** argv) {
+namespace {
+
+BenchOptions lbp_defaults() {
     BenchOptions defaults;
     defaults.resolutions = {"720x480", "1280x720", "1920x1080"};
     defaults.scales = {1.1};
@@ -135,15 +137,10 @@ int run_lbp_bench(int argc, char** argv) {
     defaults.points = gpu::LbpGpuOptions{}.compaction_points;
     defaults.warp_tail = gpu::LbpGpuOptions{}.warp_tail;
     defaults.min_size = 24;
-    BenchOptions o = parse_bench_options(argc, argv, defaults, FamilyOptions::lbp, kUsage);
-    if (o.model.empty()) o.model = o.data + "/models/lbpcascade_frontalface.xml";
-    const PackedModel packed = load_packed_model(o.model);
-    if (!std::holds_alternative<LbpCascade>(packed.model.cascade)) throw InputError(o.model, "not an LBP cascade");
-    OpenCvCascadeBench<LbpCascade> family(o, packed);
-    return run_bench(o, family);
+    return defaults;
 }
 
-int run_haar_bench(int argc, char** argv) {
+BenchOptions haar_defaults() {
     BenchOptions defaults;
     defaults.resolutions = {"720x480", "1280x720", "1920x1080"};
     defaults.scales = {1.1};
@@ -152,12 +149,40 @@ int run_haar_bench(int argc, char** argv) {
     defaults.warmup = 10;
     defaults.opencv_frames = 10;
     defaults.points = gpu::HaarGpuOptions{}.compaction_points;
-    BenchOptions o = parse_bench_options(argc, argv, defaults, FamilyOptions::lbp, kUsage);
-    if (o.model.empty()) o.model = o.data + "/models/haarcascade_frontalface_default.xml";
+    return defaults;
+}
+
+// The family of `o.model` (default: models/<default_model> of the data folder), which must be a `Cascade`.
+template <class Cascade>
+std::unique_ptr<BenchFamily> model_family(BenchOptions& o, const char* default_model, const char* kind) {
+    if (o.model.empty()) o.model = o.data + "/models/" + default_model;
     const PackedModel packed = load_packed_model(o.model);
-    if (!std::holds_alternative<HaarCascade>(packed.model.cascade)) throw InputError(o.model, "not a Haar cascade");
-    OpenCvCascadeBench<HaarCascade> family(o, packed);
-    return run_bench(o, family);
+    if (!std::holds_alternative<Cascade>(packed.model.cascade)) throw InputError(o.model, std::string("not ") + kind);
+    return cascade_family(o, packed);
+}
+
+}  // namespace
+
+int run_lbp_bench(int argc, char** argv) {
+    BenchOptions o = parse_bench_options(argc, argv, lbp_defaults(), FamilyOptions::lbp, kUsage);
+    return run_bench(o, *make_lbp_family(o));
+}
+
+int run_haar_bench(int argc, char** argv) {
+    BenchOptions o = parse_bench_options(argc, argv, haar_defaults(), FamilyOptions::lbp, kUsage);
+    return run_bench(o, *make_haar_family(o));
+}
+
+std::unique_ptr<BenchFamily> make_lbp_family(BenchOptions& o) {
+    return model_family<LbpCascade>(o, "lbpcascade_frontalface.xml", "an LBP cascade");
+}
+
+std::unique_ptr<BenchFamily> make_haar_family(BenchOptions& o) {
+    return model_family<HaarCascade>(o, "haarcascade_frontalface_default.xml", "a Haar cascade");
+}
+
+BenchOptions family_defaults(const std::string& family) {
+    return family == "haar" ? haar_defaults() : family == "hog" ? hog_defaults() : lbp_defaults();
 }
 
 }  // namespace cascade::bench

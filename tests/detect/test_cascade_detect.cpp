@@ -88,7 +88,7 @@ TEST_CASE("cascade-detect --help describes every option with its default and giv
                              "--stride", "--min-size", "--max-size", "--group", "--min-neighbors", "--nms-iou",
                              "--threads", "--output", "--format", "--annotate", "--annotate-video", "--list",
                              "--max-frames", "--every", "--progress", "--quiet", "(default: 1.1)", "(default: 3)",
-                             "--first-scale", "--gpu-pyramid", "--compaction"})
+                             "--first-scale", "--gpu-pyramid", "--compaction", "--devices", "--frames-in-flight"})
         CHECK_MESSAGE(r.out.find(text) != std::string::npos, text);
 }
 
@@ -379,11 +379,19 @@ TEST_CASE("cascade-detect reports bad options in one line, exit code 2, and writ
         {{"--backend", "gpu", "--compaction", "bogus"}, "--compaction: unknown compaction strategy 'bogus'"},
         {{"--backend", "gpu", "--gpu-pyramid", "bilinear"}, "--gpu-pyramid: unknown pyramid 'bilinear'"},
         {{"--backend", "gpu", "--gpu-pyramid", "texture", "--first-scale", "0.5"}, "--gpu-pyramid"},
+        {{"--backend", "gpu", "--devices", ""}, "--devices: empty device list"},
+        {{"--backend", "gpu", "--devices", "0,x"}, "--devices: 'x' is not an integer"},
+        {{"--backend", "gpu", "--devices", "0,,1"}, "--devices: '0,,1' has an empty item"},
+        {{"--backend", "gpu", "--devices", "-1"}, "--devices: device index -1 is negative"},
+        {{"--backend", "gpu", "--frames-in-flight", "0"}, "--frames-in-flight: 0 is out of range (1..64)"},
+        {{"--backend", "gpu", "--frames-in-flight", "65"}, "--frames-in-flight: 65 is out of range (1..64)"},
 #else
         {{"--backend", "gpu"}, "--backend: backend gpu is not available in this build"},
 #endif
         {{"--compaction", "hybrid"}, "--compaction: applies to --backend gpu only"},
         {{"--gpu-pyramid", "exact"}, "--gpu-pyramid: applies to --backend gpu only"},
+        {{"--devices", "0"}, "--devices: applies to --backend gpu only"},
+        {{"--frames-in-flight", "2"}, "--frames-in-flight: applies to --backend gpu only"},
         {{"--backend", "tpu"}, "--backend"},
         {{"--format", "xml"}, "--format"},
         {{"--output", "OUT/result.txt"}, "--output"},
