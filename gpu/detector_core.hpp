@@ -39,7 +39,6 @@
 
 namespace cascade::gpu {
 
-// The frame of one detect() call on the device, as the family's plane builders read it.
 // Which detector's model each device's constant memory holds, for one family (ids of DetectorCore); devices
 // 0..kMaxDevices-1.
 class ConstantOwner {
@@ -56,6 +55,7 @@ private:
     std::atomic<std::uint64_t> owner_[kMaxDevices] = {};
 };
 
+// The frame of one detect() call on the device, as the family's plane builders read it.
 struct DeviceFrame {
     GrayView pixels;              // device memory, pitched
     cudaTextureObject_t texture;  // texture mode: TextureObject::bilinear_u8 over `pixels`; exact mode: 0
