@@ -112,4 +112,9 @@ void run_frames(const RunOptions& options, const FrameTool& tool, const FrameFin
     }
 }
 
+void run_frames(const RunOptions& options, const FrameTool& tool,
+                const std::function<std::vector<Detection>(const Frame& frame)>& find) {
+    run_frames(options, tool, FrameFinder{[](const Frame&) {}, find, [] {}, 1});
+}
+
 }  // namespace cascade::detect

@@ -33,13 +33,11 @@ struct FrameFinder {
     std::function<std::vector<Detection>(const Frame&)> take;
     std::function<void()> drain;
     int in_flight = 1;
-
-    // One frame at a time: take() runs `find`.
-    static FrameFinder one_at_a_time(std::function<std::vector<Detection>(const Frame&)> find) {
-        return {[](const Frame&) {}, std::move(find), [] {}, 1};
-    }
 };
 
 void run_frames(const RunOptions& options, const FrameTool& tool, const FrameFinder& find);
+// One frame at a time: `find` gives each frame's findings.
+void run_frames(const RunOptions& options, const FrameTool& tool,
+                const std::function<std::vector<Detection>(const Frame& frame)>& find);
 
 }  // namespace cascade::detect

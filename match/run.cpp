@@ -39,12 +39,12 @@ void run(const Options& options) {
                    {"channels", std::to_string(templates.channels())},
                    {"backend", cli::json_quoted(options.backend)},
                    {"parameters", json_parameters(options)}};
-    detect::run_frames(options, tool, detect::FrameFinder::one_at_a_time([&](const detect::Frame& frame) {
+    detect::run_frames(options, tool, [&](const detect::Frame& frame) {
         if (options.covariance && (frame.gray.cols > 4096 || frame.gray.rows > 4096))
             throw InputError(frame.file, "is over 4096 pixels wide or high: region covariance's exact int64 sums "
                                          "are proved for frames up to 4096x4096");
         return templates.find(templates.channels() == 1 ? frame.gray : frame.image, frame.gray);
-    }));
+    });
 }
 
 }  // namespace cascade::match
