@@ -42,18 +42,19 @@ struct LbpFamily {
     static Sampler sampler(const Planes& planes) { return planes.view(); }
 };
 
-// HoG blocks (cascade-train hog): nine integral histograms of gradient orientation per level.
+// HoG blocks (cascade-train hog): nine integral histograms of gradient orientation per level, and the
+// gradient plane that Dalal-Triggs blocks read.
 struct HogFamily {
     using Cascade = HogCascade;
     using View = HogCascadeView;
-    using Planes = HogIntegral;
-    using Sampler = HogIntegralView;
+    using Planes = HogPlanes;
+    using Sampler = HogSampler;
     template <class S>
     using Window = HogWindow<S>;
     static constexpr bool kAllLevelsAtOnce = false;  // nine uint32 planes per pixel
 
-    static void build(const GrayView& pixels, Planes& planes) { compute_hog_integral(pixels, planes); }
-    static Sampler sampler(const Planes& planes) { return planes.view(); }
+    static void build(const GrayView& pixels, Planes& planes) { compute_hog_planes(pixels, planes); }
+    static Sampler sampler(const Planes& planes) { return planes.sampler(); }
 };
 
 // Haar features (OpenCV's Haar cascades): integral, squared and tilted integral images per level.

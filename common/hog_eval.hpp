@@ -24,6 +24,10 @@
 #include <cstdint>
 
 #include "common/cascade_eval.hpp"
+#include <type_traits>
+#include <utility>
+
+#include "common/dalal_triggs_descriptor.hpp"
 #include "common/hd.hpp"
 #include "common/exact_math.hpp"
 #include "common/hog_features.hpp"
@@ -91,7 +95,13 @@ inline HogCascadeView view_of(const HogCascade& c) {
     return {c.window, c.policy, static_cast<int>(c.stages.size()), c.stages.data(), c.weaks.data()};
 }
 
-// Response of weak learner i of a HoG cascade for the window at (x, y).
+template <class Sampler, class = void>
+struct HasGradients : std::false_type {};
+template <class Sampler>
+struct HasGradients<Sampler, std::void_t<decltype(std::declval<const Sampler&>().gradient(0, 0))>> : std::true_type {};
+
+// Response of weak learner i of a HoG cascade for the window at (x, y). A sampler without gradients (the GPU's,
+// which refuses models with Dalal-Triggs learners before it runs them) reads every block from the integrals.
 template <class Sampler>
 struct HogWindow {
     const HogCascadeView& cascade;
@@ -101,6 +111,12 @@ struct HogWindow {
     CASCADE_HD float operator()(int i) const {
         const HogWeak& weak = cascade.weaks[i];
         float v[kHogBlockDims];
+        if constexpr (HasGradients<Sampler>::value) {
+            if (weak.descriptor == kHogDescriptorDalalTriggs) {
+                dalal_triggs_block(sampler, x, y, weak.block, v);
+                return hog_response(weak, hog_projection(weak, v));
+            }
+        }
         hog_block_descriptor(sampler, x, y, weak.block, v);
         return hog_response(weak, hog_projection(weak, v));
     }

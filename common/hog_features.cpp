@@ -31,34 +31,55 @@ const VoteTables& vote_tables() {
     return tables;
 }
 
-}  // namespace
-
-void compute_hog_integral(const GrayView& image, HogIntegral& out) {
+// The integral histograms from the gradients of an image.
+void compute_hog_integral(const GradientPlane& gradients, HogIntegral& out) {
     const VoteTables& tables = vote_tables();
-    const int w = image.width, h = image.height, stride = (w + 1) * kHogBins;
-    out.size = image.size();
+    const int w = gradients.size.width, h = gradients.size.height, stride = (w + 1) * kHogBins;
+    out.size = gradients.size;
     out.sums.resize(static_cast<std::size_t>(stride) * (h + 1));
     std::fill(out.sums.begin(), out.sums.begin() + stride, 0u);  // row 0; column 0 of each row below
-    std::vector<HogVote> votes(static_cast<std::size_t>(w));
     for (int y = 0; y < h; ++y) {
-        const std::uint8_t* row = image.data + static_cast<std::ptrdiff_t>(y) * image.stride;
-        const std::uint8_t* up = image.data + static_cast<std::ptrdiff_t>(y > 0 ? y - 1 : 0) * image.stride;
-        const std::uint8_t* down = image.data + static_cast<std::ptrdiff_t>(y + 1 < h ? y + 1 : y) * image.stride;
-        for (int x = 0; x < w; ++x) {
-            const int left = row[x > 0 ? x - 1 : 0], right = row[x + 1 < w ? x + 1 : x];
-            votes[static_cast<std::size_t>(x)] = tables.vote(right - left, down[x] - up[x]);
-        }
+        const GradientPair* row = &gradients.pairs[static_cast<std::size_t>(y) * w];
         std::uint32_t row_sum[kHogBins] = {};
         const std::uint32_t* above = &out.sums[static_cast<std::size_t>(y) * stride];
         std::uint32_t* here = &out.sums[static_cast<std::size_t>(y + 1) * stride];
         std::fill(here, here + kHogBins, 0u);
         for (int x = 0; x < w; ++x) {
-            const HogVote v = votes[static_cast<std::size_t>(x)];
+            const HogVote v = tables.vote(row[x].gx, row[x].gy);
             row_sum[v.bin] += v.magnitude;
             const std::size_t at = static_cast<std::size_t>(x + 1) * kHogBins;
             for (int b = 0; b < kHogBins; ++b) here[at + b] = above[at + b] + row_sum[b];
         }
     }
+}
+
+}  // namespace
+
+void compute_hog_integral(const GrayView& image, HogIntegral& out) {
+    thread_local GradientPlane gradients;
+    compute_gradient_plane(image, gradients);
+    compute_hog_integral(gradients, out);
+}
+
+void compute_gradient_plane(const GrayView& image, GradientPlane& out) {
+    const int w = image.width, h = image.height;
+    out.size = image.size();
+    out.pairs.resize(static_cast<std::size_t>(w) * h);
+    for (int y = 0; y < h; ++y) {
+        const std::uint8_t* row = image.data + static_cast<std::ptrdiff_t>(y) * image.stride;
+        const std::uint8_t* up = image.data + static_cast<std::ptrdiff_t>(y > 0 ? y - 1 : 0) * image.stride;
+        const std::uint8_t* down = image.data + static_cast<std::ptrdiff_t>(y + 1 < h ? y + 1 : y) * image.stride;
+        GradientPair* out_row = &out.pairs[static_cast<std::size_t>(y) * w];
+        for (int x = 0; x < w; ++x) {
+            const int left = row[x > 0 ? x - 1 : 0], right = row[x + 1 < w ? x + 1 : x];
+            out_row[x] = {static_cast<std::int16_t>(right - left), static_cast<std::int16_t>(down[x] - up[x])};
+        }
+    }
+}
+
+void compute_hog_planes(const GrayView& image, HogPlanes& out) {
+    compute_gradient_plane(image, out.gradients);
+    compute_hog_integral(out.gradients, out.integral);
 }
 
 }  // namespace cascade

@@ -96,4 +96,48 @@ struct HogIntegral {
 // The integral histograms of `image` (any size >= 1x1).
 void compute_hog_integral(const GrayView& image, HogIntegral& out);
 
+// A pixel's gradient, the clamped centred differences of hog_pixel_vote.
+struct GradientPair {
+    std::int16_t gx = 0, gy = 0;
+};
+
+// Read-only view of a gradient plane: `stride` pairs per row.
+struct GradientView {
+    const GradientPair* data = nullptr;
+    int stride = 0;
+
+    CASCADE_HD GradientPair gradient(int x, int y) const { return data[y * stride + x]; }
+};
+
+// Every pixel's gradient: what Dalal and Triggs' blocks (common/dalal_triggs_descriptor.hpp) read.
+struct GradientPlane {
+    Size size;
+    std::vector<GradientPair> pairs;
+
+    GradientView view() const { return {pairs.data(), size.width}; }
+};
+
+void compute_gradient_plane(const GrayView& image, GradientPlane& out);
+
+// What the host reads for a HoG window: the integral histograms (at) and the gradient plane (gradient) of one
+// image or pyramid level, the sampler of common/hog_eval.hpp and common/dalal_triggs_descriptor.hpp.
+struct HogSampler {
+    HogIntegralView integral;
+    GradientView gradients;
+
+    CASCADE_HD std::uint32_t at(int x, int y, int bin) const { return integral.at(x, y, bin); }
+    CASCADE_HD GradientPair gradient(int x, int y) const { return gradients.gradient(x, y); }
+};
+
+// A level's HoG planes on the host.
+struct HogPlanes {
+    HogIntegral integral;
+    GradientPlane gradients;
+
+    HogSampler sampler() const { return {integral.view(), gradients.view()}; }
+};
+
+// Both planes of `image`.
+void compute_hog_planes(const GrayView& image, HogPlanes& out);
+
 }  // namespace cascade

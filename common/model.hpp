@@ -27,7 +27,7 @@ namespace cascade {
 // Version of the project's XML format (docs/model-format.md). Bumped on any incompatible change.
 // 2: stages may carry an acceptance threshold; 3: HoG weak learners may have real-valued responses;
 // 4: kind haar (Haar trees).
-constexpr int kModelFormatVersion = 4;
+constexpr int kModelFormatVersion = 5;
 
 enum class SumPolicy : std::uint8_t { per_stage, running };
 
@@ -75,7 +75,13 @@ constexpr int kHogMaxBins = 8;  // most response bins of one weak learner
 //   - real AdaBoost (Schapire and Singer's domain partitioning): up to kHogMaxBins bins of p, slope 0;
 //   - one block's share of a linear SVM over many blocks: no cut, responses {0}, slope 1, so that a stage of
 //     such learners sums to the SVM's decision value (less its bias, which the stage threshold holds).
-// Entries past num_cuts (and past num_cuts + 1 responses) are 0.
+// Entries past num_cuts (and past num_cuts + 1 responses) are 0. `descriptor` says how the block is read:
+// kHogDescriptorIntegral, from the integral histograms (common/hog_eval.hpp, any block of even sides), or
+// kHogDescriptorDalalTriggs, Dalal and Triggs' Gaussian-weighted, trilinear, L2-Hys block from the gradients
+// (common/dalal_triggs_descriptor.hpp, 16x16 blocks only).
+constexpr std::int32_t kHogDescriptorIntegral = 0;
+constexpr std::int32_t kHogDescriptorDalalTriggs = 1;
+
 struct HogWeak {
     Rect block;
     float weights[kHogBlockDims] = {};
@@ -84,6 +90,7 @@ struct HogWeak {
     float cuts[kHogMaxBins - 1] = {};
     float responses[kHogMaxBins] = {};
     float slope = 0.f;
+    std::int32_t descriptor = kHogDescriptorIntegral;
 };
 
 // Makes `weak` a discrete learner: +vote when its projection is >= 0, else -vote.

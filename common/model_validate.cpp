@@ -9,6 +9,7 @@
 #include <string>
 
 #include "common/error.hpp"
+#include "common/dalal_triggs_descriptor.hpp"
 #include "common/model.hpp"
 
 namespace cascade {
@@ -220,6 +221,11 @@ void validate(const HogCascade& cascade, const std::string& source) {
             "block (" + str(b.x) + "," + str(b.y) + "," + str(b.width) + "," + str(b.height) + ")";
         if (b.width < 2 || b.height < 2 || b.width % 2 != 0 || b.height % 2 != 0)
             throw InputError(source, where + block + " needs an even, positive width and height (2x2 cells)");
+        if (w.descriptor != kHogDescriptorIntegral && w.descriptor != kHogDescriptorDalalTriggs)
+            throw InputError(source, where + "descriptor " + str(w.descriptor) + " is unknown (0 or 1)");
+        if (w.descriptor == kHogDescriptorDalalTriggs &&
+            (b.width != kDalalTriggsBlock || b.height != kDalalTriggsBlock))
+            throw InputError(source, where + block + " is a Dalal-Triggs block, which is 16x16");
         if (b.x < 0 || b.y < 0 || static_cast<long long>(b.x) + b.width > win.width ||
             static_cast<long long>(b.y) + b.height > win.height)
             throw InputError(source, where + block + " leaves the " + window_text(win) + " window");

@@ -94,13 +94,24 @@ void read_hog_response(const XMLElement& w, long long version, HogWeak& weak, co
     weak.slope = w.Attribute("slope") ? float_attribute(w, "slope", source) : 0.f;
 }
 
+// descriptor="dalal-triggs" (version 5) or none: the integral-histogram block.
+std::int32_t read_hog_descriptor(const XMLElement& w, long long version, const std::string& source) {
+    const char* text = w.Attribute("descriptor");
+    if (!text) return kHogDescriptorIntegral;
+    if (version < 5) throw InputError(source, at(w) + ": descriptor needs format_version 5 or later");
+    if (std::strcmp(text, "dalal-triggs") != 0)
+        throw InputError(source, at(w) + ": descriptor " + quoted(text) + " is not supported (dalal-triggs)");
+    return kHogDescriptorDalalTriggs;
+}
+
 void read_hog_weaks(const XMLElement& list, long long version, HogCascade& c, const std::string& source) {
     std::vector<float> weights;
     for (const XMLElement* w = list.FirstChildElement(); w; w = w->NextSiblingElement()) {
         if (std::strcmp(w->Name(), "hog") != 0)
             throw InputError(source, at(*w) + " is not allowed in the <weak_learners> of a hog model");
-        only_attributes(*w, {"x", "y", "w", "h", "bias", "vote", "cuts", "responses", "slope"}, source);
+        only_attributes(*w, {"x", "y", "w", "h", "bias", "vote", "cuts", "responses", "slope", "descriptor"}, source);
         HogWeak weak;
+        weak.descriptor = read_hog_descriptor(*w, version, source);
         weak.block.x = int_attribute(*w, "x", source);
         weak.block.y = int_attribute(*w, "y", source);
         weak.block.width = int_attribute(*w, "w", source);
@@ -331,6 +342,7 @@ std::string to_xml(const HogCascade& c) {
         append_attr(out, "h", static_cast<long long>(w.block.height));
         append_attr(out, "bias", w.bias);
         append_hog_response(out, w);
+        if (w.descriptor == kHogDescriptorDalalTriggs) out += " descriptor=\"dalal-triggs\"";
         out += ">";
         for (int k = 0; k < kHogBlockDims; ++k) {
             if (k > 0) out += ' ';

@@ -27,7 +27,8 @@ namespace cascade {
 constexpr char kPackedMagic[8] = {'C', 'A', 'S', 'C', 'P', 'A', 'K', '\0'};
 // 2: Stage gained its acceptance threshold. 3: LBP stump tables; the checksum covers the whole file.
 // 4: HogWeak's real-valued responses (cuts, responses, slope). 5: Haar models (kind 2, num_nodes).
-constexpr std::uint32_t kPackedVersion = 5;
+// 6: HogWeak's descriptor (integral histograms or Dalal-Triggs).
+constexpr std::uint32_t kPackedVersion = 6;
 
 struct PackedHeader {
     char magic[8];

@@ -45,6 +45,10 @@ struct HogSource : FamilyWindows<HogFamily> {
 }  // namespace
 
 void upload_hog_constants(const HogCascade& cascade, cudaStream_t stream) {
+    for (const HogWeak& weak : cascade.weaks)
+        if (weak.descriptor != kHogDescriptorIntegral)
+            throw InputError("GPU detector", "the model has Dalal-Triggs blocks, which the GPU detector does not run "
+                                             "yet (use the CPU backend)");
     upload_cascade_constants(cascade, c_stages, c_weaks, stream);
 }
 

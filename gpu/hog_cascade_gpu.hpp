@@ -15,12 +15,13 @@
 
 namespace cascade::gpu {
 
-// Largest model the constant-memory tables hold (a Stage is 16 bytes, a HogWeak 232; 64 KB per module).
+// Largest model the constant-memory tables hold (a Stage is 16 bytes, a HogWeak 236; 64 KB per module).
 constexpr int kMaxHogGpuStages = 256;
 constexpr int kMaxHogGpuWeaks = 260;
 
 // Copies the stages and weak learners of `cascade` into the HoG kernels' constant memory (ordered on `stream`).
-// Throws InputError when the cascade exceeds kMaxHogGpuStages / kMaxHogGpuWeaks.
+// Throws InputError when the cascade exceeds kMaxHogGpuStages / kMaxHogGpuWeaks or has Dalal-Triggs blocks
+// (common/dalal_triggs_descriptor.hpp), which the kernels do not read yet.
 void upload_hog_constants(const HogCascade& cascade, cudaStream_t stream);
 
 // What the HoG kernels read besides the CascadeTarget.

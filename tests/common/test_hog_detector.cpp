@@ -49,6 +49,25 @@ HogCascade random_cascade(unsigned seed, int stages, int per_stage) {
     return c;
 }
 
+// random_cascade with a last stage of `blocks` Dalal-Triggs learners on 16x16 blocks of the stride-8 grid, each a
+// linear term of its projection (as the final SVM's blocks), threshold 0.
+HogCascade with_dalal_triggs_stage(HogCascade c, unsigned seed, int blocks) {
+    std::mt19937 random(seed);
+    std::normal_distribution<float> normal(0.f, 1.f);
+    c.stages.push_back({static_cast<int>(c.weaks.size()), blocks, 0.f});
+    for (int k = 0; k < blocks; ++k) {
+        HogWeak w;
+        w.block = {8 * static_cast<int>(random() % 7), 8 * static_cast<int>(random() % 15), 16, 16};
+        for (float& x : w.weights) x = normal(random);
+        w.num_cuts = 0;
+        w.slope = 1.f;
+        w.descriptor = kHogDescriptorDalalTriggs;
+        c.weaks.push_back(w);
+    }
+    validate(c, "random cascade with a Dalal-Triggs stage");
+    return c;
+}
+
 struct Scan {
     std::vector<Rect> accepted;
     std::int64_t windows = 0, weaks = 0;
@@ -60,8 +79,8 @@ Scan brute_force(const HogCascade& c, const GrayView& image, const ScanParams& p
     for (const PyramidLevel& level : pyramid_levels(image.size(), c.window, params.pyramid)) {
         GrayImage scaled(level.size.width, level.size.height);
         resize_linear_exact(image, scaled);
-        HogIntegral integral;
-        compute_hog_integral(scaled.view(), integral);
+        HogPlanes planes;
+        compute_hog_planes(scaled.view(), planes);
         for (int y = 0; y + c.window.height <= level.size.height; y += params.rule.stride)
             for (int x = 0; x + c.window.width <= level.size.width; x += params.rule.stride) {
                 ++out.windows;
@@ -70,7 +89,10 @@ Scan brute_force(const HogCascade& c, const GrayView& image, const ScanParams& p
                     double sum = 0.0;
                     for (int i = stage.first; i < stage.first + stage.count; ++i) {
                         float v[kHogBlockDims];
-                        hog_block_descriptor(integral.view(), x, y, c.weaks[i].block, v);
+                        if (c.weaks[i].descriptor == kHogDescriptorDalalTriggs)
+                            dalal_triggs_block(planes.gradients.view(), x, y, c.weaks[i].block, v);
+                        else
+                            hog_block_descriptor(planes.integral.view(), x, y, c.weaks[i].block, v);
                         const HogWeak& w = c.weaks[i];
                         const float p = hog_projection(w, v);
                         double dot = w.bias;
@@ -95,10 +117,10 @@ Scan brute_force(const HogCascade& c, const GrayView& image, const ScanParams& p
 
 }  // namespace
 
-TEST_CASE("the HoG detector accepts the windows a brute-force scan accepts, and counts its work") {
-    const auto images = test::real_images();
-    if (images.empty()) return;
-    const HogCascade c = random_cascade(7, 4, 3);
+namespace {
+
+// Runs the detector and the brute-force scan of `c` over the real images at both scan settings.
+void check_against_brute_force(const HogCascade& c, const std::vector<test::ImageSource>& images) {
     int compared = 0;
     std::size_t accepted = 0;
     for (const auto& source : images) {
@@ -127,6 +149,20 @@ TEST_CASE("the HoG detector accepts the windows a brute-force scan accepts, and 
     }
     CHECK(compared > 0);
     CHECK(accepted > 0);  // the random cascade lets some windows through, so acceptance is tested too
+}
+
+}  // namespace
+
+TEST_CASE("the HoG detector accepts the windows a brute-force scan accepts, and counts its work") {
+    const auto images = test::real_images();
+    if (images.empty()) return;
+    check_against_brute_force(random_cascade(7, 4, 3), images);
+}
+
+TEST_CASE("the HoG detector runs a last stage of Dalal-Triggs blocks as the brute-force scan does") {
+    const auto images = test::real_images();
+    if (images.empty()) return;
+    check_against_brute_force(with_dalal_triggs_stage(random_cascade(7, 4, 3), 8, 6), images);
 }
 
 TEST_CASE("mean shift merges each cluster of windows into one mode and ignores input order") {

@@ -146,6 +146,7 @@ void check_same(const HogCascade& a, const HogCascade& b) {
         CHECK(a.weaks[i].num_cuts == b.weaks[i].num_cuts);
         CHECK(std::memcmp(a.weaks[i].cuts, b.weaks[i].cuts, sizeof a.weaks[i].cuts) == 0);
         CHECK(std::memcmp(a.weaks[i].responses, b.weaks[i].responses, sizeof a.weaks[i].responses) == 0);
+        CHECK(a.weaks[i].descriptor == b.weaks[i].descriptor);
         CHECK(bits(a.weaks[i].slope) == bits(b.weaks[i].slope));
     }
 }
@@ -196,6 +197,10 @@ HogCascade random_hog_cascade(std::mt19937& rng) {
         cascade::HogWeak w;
         w.block.width = sides[side(rng)];
         w.block.height = sides[side(rng)];
+        if (i % 4 == 0) {  // a Dalal-Triggs block (16x16 only)
+            w.block.width = w.block.height = 16;
+            w.descriptor = cascade::kHogDescriptorDalalTriggs;
+        }
         w.block.x = std::uniform_int_distribution<int>(0, c.window.width - w.block.width)(rng);
         w.block.y = std::uniform_int_distribution<int>(0, c.window.height - w.block.height)(rng);
         for (float& x : w.weights) x = (i % 2 == 0) ? unit(rng) : random_finite_float(rng);
@@ -483,6 +488,9 @@ TEST_CASE("the project's format: HoG learners with a vote (any version) or cuts,
     fails("3", R"(cuts="1 2 3 4 5 6 7 8" responses="0 0 0 0 0 0 0 0 0")", "attribute cuts holds 8 values (0 to 7");
     fails("3", R"(cuts="0 x" responses="1 2 3")", "attribute cuts value 1 'x' is not a number");
     fails("3", R"(cuts="1 0" responses="1 2 3")", "cuts are not in ascending order at cut 1");
+    fails("4", R"(vote="1" descriptor="dalal-triggs")", "descriptor needs format_version 5 or later");
+    fails("5", R"(vote="1" descriptor="sobel")", "descriptor 'sobel' is not supported (dalal-triggs)");
+    fails("5", R"(vote="1" descriptor="dalal-triggs")", "block (8,16,16,32) is a Dalal-Triggs block, which is 16x16");
 }
 
 TEST_CASE("bad input files throw InputError naming the file") {
@@ -689,6 +697,7 @@ TEST_CASE("validate names the first structural problem") {
     hog_fails([](HogCascade& c) { c.weaks[0].responses[1] = -INFINITY; }, "response 1 is -inf");
     hog_fails([](HogCascade& c) { c.weaks[0].num_cuts = cascade::kHogMaxBins; }, "8 cuts (0 to 7 allowed)");
     hog_fails([](HogCascade& c) { c.weaks[0].num_cuts = -1; }, "-1 cuts (0 to 7 allowed)");
+    hog_fails([](HogCascade& c) { c.weaks[0].descriptor = 7; }, "descriptor 7 is unknown (0 or 1)");
     hog_fails(
         [](HogCascade& c) {
             c.weaks[0].num_cuts = 3;

@@ -35,7 +35,7 @@ std::string negatives(const std::string& data, const TempDir& dir) {
 // Window i's integral histograms relative to its own top-left corner (the stored tables hold the image's
 // running sums; differences are exact in uint32).
 std::vector<std::uint32_t> local_sums(const train::hog::WindowSet& set, int i) {
-    const HogIntegralView v = set.view(i);
+    const HogSampler v = set.view(i);
     std::vector<std::uint32_t> out;
     for (int y = 0; y <= set.window().height; ++y)
         for (int x = 0; x <= set.window().width; ++x)

@@ -35,10 +35,10 @@ Accepted accepted(const HogCascade& cascade, const WindowSet& windows, int threa
     parallel_for(
         windows.size(),
         [&](int i) {
-            const HogIntegralView sampler = windows.view(i);
+            const HogSampler sampler = windows.view(i);
             int rejected_at = 0;
             const auto k = static_cast<std::size_t>(i);
-            pass[k] = accept_window(view, HogWindow<HogIntegralView>{view, sampler, 0, 0}, rejected_at, score[k]);
+            pass[k] = accept_window(view, HogWindow<HogSampler>{view, sampler, 0, 0}, rejected_at, score[k]);
         },
         threads);
     Accepted out;

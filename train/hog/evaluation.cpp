@@ -39,10 +39,10 @@ Evaluation evaluate(const HogCascade& cascade, const WindowSet& positives,
     parallel_for(
         positives.size(),
         [&](int i) {
-            const HogIntegralView sampler = positives.view(i);
+            const HogSampler sampler = positives.view(i);
             int rejected_at = 0;
             double score = 0.0;
-            accept_window(view, HogWindow<HogIntegralView>{view, sampler, 0, 0}, rejected_at, score);
+            accept_window(view, HogWindow<HogSampler>{view, sampler, 0, 0}, rejected_at, score);
             positive_depth[static_cast<std::size_t>(i)] = rejected_at;
         },
         scan.threads);

@@ -39,9 +39,14 @@ void FinalSvmProblem::add(const WindowSet& windows, const std::vector<double>& s
     parallel_for(
         windows.size(),
         [&](int i) {
-            const HogIntegralView view = windows.view(i);
+            const HogSampler view = windows.view(i);
             float* row = &x_[(first + static_cast<std::size_t>(i)) * dims];
-            for (std::size_t b = 0; b < grid_.size(); ++b) hog_block_descriptor(view, 0, 0, grid_[b], row + b * kHogBlockDims);
+            for (std::size_t b = 0; b < grid_.size(); ++b) {
+                if (options_.descriptor == kHogDescriptorDalalTriggs)
+                    dalal_triggs_block(view, 0, 0, grid_[b], row + b * kHogBlockDims);
+                else
+                    hog_block_descriptor(view, 0, 0, grid_[b], row + b * kHogBlockDims);
+            }
             if (with_sum_) row[dims - 1] = static_cast<float>(sums[static_cast<std::size_t>(i)]);
         },
         options_.threads);
@@ -64,6 +69,7 @@ FinalSvm FinalSvmProblem::train() const {
         weak.num_cuts = 0;
         weak.responses[0] = weak.responses[1] = 0.f;
         weak.slope = slope;
+        weak.descriptor = options_.descriptor;
         result.weaks.push_back(weak);
     }
     // Decision value f = w . x + w0 s + bias, and the stage's sum s + (w . x) / w0 = (f - bias) / w0; with

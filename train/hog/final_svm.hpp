@@ -1,5 +1,6 @@
 // The cascade's last stage as one linear SVM over a dense grid of blocks of the whole window (Dalal and
-// Triggs' layout: 16x16 blocks at stride 8, 105 in a 64x128 window; here our block descriptor), or over several
+// Triggs' layout: 16x16 blocks at stride 8, 105 in a 64x128 window; our integral-histogram block descriptor or
+// Dalal and Triggs' own, common/dalal_triggs_descriptor.hpp), or over several
 // grids (coarser ones add blocks that pool larger areas, as Zhu et al.'s variable-size blocks do), trained on
 // the windows the boosted stages pass: the positives they keep and hard negatives mined with them.
 //
@@ -36,6 +37,7 @@ struct FinalSvmOptions {
     SvmOptions svm{0.01, 0.01};
     double min_hit_rate = 0.99;
     int rounds = 1;   // mining and training rounds (bootstrapping)
+    std::int32_t descriptor = kHogDescriptorIntegral;  // of every block (Dalal-Triggs: 16x16 grids only)
     int threads = 0;
 };
 

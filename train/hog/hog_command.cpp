@@ -38,8 +38,9 @@ positives and pass at most --max-false-alarm of the negatives, which are mined a
 negative images (false positives of the cascade so far, at all scales). --bins 0 gives Zhu et al.'s discrete
 learners (+-vote), --bins N real AdaBoost's N response bins over each SVM's projection; --sum running makes
 each stage continue the sum of the stages before (a soft cascade); --final-negatives N ends the cascade with
-one linear SVM over a 16x16 block grid of the whole window (--final-grids for others), trained on N negatives
-mined with the stages (--final-rounds R: R rounds of N, each after the first mined with the SVM so far).
+one linear SVM over a 16x16 block grid of the whole window (--final-grids for others; --final-descriptor
+dalal-triggs for Dalal and Triggs' block descriptor), trained on N negatives mined with the stages
+(--final-rounds R: R rounds of N, each after the first mined with the SVM so far).
 --calibration F sets the boosted stages' thresholds on the crops of a fraction F of the training photos that
 fit no learner, so that each stage keeps of unseen people about what it keeps of them. --jitter N adds N
 shifted and scaled copies of every crop that fits the learners (the margin supplies the pixels moving in).
@@ -68,6 +69,7 @@ struct Settings {
     data::Jitter jitter;
     CascadeOptions cascade;
     std::string sum = "per-stage";
+    std::string final_descriptor = "integral";
     double final_mine_scale = 1.1;
     int final_mine_stride = 8;
     double eval_scale = 1.1;
@@ -124,6 +126,11 @@ void check(const Settings& s) {
     require(s.cascade.final_svm.min_hit_rate > 0.0 && s.cascade.final_svm.min_hit_rate <= 1.0, "final-min-hit-rate",
             "must be in (0, 1]");
     require(s.cascade.final_svm.rounds >= 1, "final-rounds", "must be at least 1");
+    require(s.final_descriptor == "integral" || s.final_descriptor == "dalal-triggs", "final-descriptor",
+            "must be integral or dalal-triggs");
+    for (const BlockGridSpec& g : s.cascade.final_svm.grids)
+        require(s.final_descriptor != "dalal-triggs" || g.block == kDalalTriggsBlock, "final-grids",
+                "must have 16x16 blocks only with --final-descriptor dalal-triggs");
     cli::check_scale_factor("--final-mine-scale", s.final_mine_scale);
     require(s.final_mine_stride >= 1, "final-mine-stride", "must be at least 1");
     cli::check_scale_factor("--eval-scale", s.eval_scale);
@@ -230,6 +237,8 @@ void train_and_report(const Settings& s, const data::ProgressListener& listener)
     options.policy = s.sum == "running" ? SumPolicy::running : SumPolicy::per_stage;
     options.stage.threads = options.mining.threads = options.final_svm.threads = s.threads;
     options.mining.seed = options.stage.seed;
+    options.final_svm.descriptor =
+        s.final_descriptor == "dalal-triggs" ? kHogDescriptorDalalTriggs : kHogDescriptorIntegral;
     options.final_mining = options.mining;
     options.final_mining.scale_factor = s.final_mine_scale;
     options.final_mining.stride = s.final_mine_stride;
@@ -293,6 +302,7 @@ bool run(int argc, const char* const* argv, const data::ProgressListener& listen
         ("final-grids", po::value<std::string>()->default_value("16/8")->notifier([&c](const std::string& t) {
              c.final_svm.grids = parse_grids("--final-grids", t);
          }), "the last stage's blocks: grids BLOCK/STRIDE, comma-separated (16/8: Dalal and Triggs' 105 blocks)")
+        ("final-descriptor", po::value(&s.final_descriptor)->default_value("integral"), "the last stage's block descriptor: integral (our integral-histogram blocks) or dalal-triggs (Dalal and Triggs': Gaussian-weighted, trilinear votes, L2-Hys; 16x16 grids only)")
         ("final-rounds", po::value(&c.final_svm.rounds)->default_value(1), "bootstrapping rounds of the last stage: each after the first adds --final-negatives more, mined with its SVM at its margin, and trains it again")
         ("final-mine-scale", po::value(&s.final_mine_scale)->default_value(1.1), "pyramid scale factor for the last stage's mining")
         ("final-mine-stride", po::value(&s.final_mine_stride)->default_value(8), "window stride for the last stage's mining")

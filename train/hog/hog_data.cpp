@@ -69,12 +69,12 @@ WindowSet load_positive_windows(const std::vector<data::PositiveSource>& crops, 
                                            std::to_string(expected.width) + "x" + std::to_string(expected.height) + " (a " +
                                            std::to_string(window.width) + "x" + std::to_string(window.height) +
                                            " window with a margin of " + data::margin_text(margin) + " px)");
-            HogIntegral integral;
-            compute_hog_integral(crop.view(), integral);
-            one[static_cast<std::size_t>(i)].add(integral.view(), margin.left, margin.top);
+            HogPlanes planes;
+            compute_hog_planes(crop.view(), planes);
+            one[static_cast<std::size_t>(i)].add(planes.sampler(), margin.left, margin.top);
             for (int c = 0; c < jitter.copies; ++c) {  // the crop is the window unscaled: 1 pixel per window pixel
-                compute_hog_integral(data::jittered(crop, data::draw_jitter(jitter, i, c), 1.0).view(), integral);
-                one[static_cast<std::size_t>(i)].add(integral.view(), margin.left, margin.top);
+                compute_hog_planes(data::jittered(crop, data::draw_jitter(jitter, i, c), 1.0).view(), planes);
+                one[static_cast<std::size_t>(i)].add(planes.sampler(), margin.left, margin.top);
             }
         },
         threads);

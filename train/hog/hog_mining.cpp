@@ -50,7 +50,7 @@ private:
         ++harvest_.windows;
         int rejected_at = 0;
         double score = 0.0;
-        if (!accept_window(view_, HogWindow<HogIntegralView>{view_, level.sampler, x, y}, rejected_at, score))
+        if (!accept_window(view_, HogWindow<HogSampler>{view_, level.sampler, x, y}, rejected_at, score))
             return rejected_at;
         ++harvest_.false_positives;
         if (harvest_.kept.size() < options_.per_image) {

@@ -34,7 +34,7 @@ public:
     std::vector<float> descriptors(const Rect& block) const {
         std::vector<float> out(static_cast<std::size_t>(size()) * kHogBlockDims);
         for (int i = 0; i < size(); ++i) {
-            const HogIntegralView view = positive(i) ? positives_.view(i) : negatives_.view(i - num_positives_);
+            const HogSampler view = positive(i) ? positives_.view(i) : negatives_.view(i - num_positives_);
             hog_block_descriptor(view, 0, 0, block, &out[static_cast<std::size_t>(i) * kHogBlockDims]);
         }
         return out;

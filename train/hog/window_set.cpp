@@ -7,39 +7,61 @@ namespace cascade::train::hog {
 WindowSet::WindowSet(Size window)
     : window_(window),
       row_size_((window.width + 1) * kHogBins),
-      table_size_(static_cast<std::size_t>(row_size_) * (window.height + 1)) {}
+      table_size_(static_cast<std::size_t>(row_size_) * (window.height + 1)),
+      plane_size_(static_cast<std::size_t>(window.width) * window.height) {}
 
 const std::uint32_t* WindowSet::source_row(const HogIntegralView& source, int x, int y, int r) {
     return source.data + static_cast<std::ptrdiff_t>(y + r) * source.stride + x * kHogBins;
 }
 
-void WindowSet::add(const HogIntegralView& source, int x, int y) {
+void WindowSet::copy_window(const HogSampler& source, int x, int y, std::uint32_t* to, GradientPair* gradients_to) const {
     for (int r = 0; r <= window_.height; ++r) {
-        const std::uint32_t* from = source_row(source, x, y, r);
-        data_.insert(data_.end(), from, from + row_size_);
+        const std::uint32_t* from = source_row(source.integral, x, y, r);
+        std::copy(from, from + row_size_, to + static_cast<std::size_t>(r) * row_size_);
+    }
+    const GradientView g = source.gradients;
+    for (int r = 0; r < window_.height; ++r) {
+        const GradientPair* from = g.data + static_cast<std::ptrdiff_t>(y + r) * g.stride + x;
+        std::copy(from, from + window_.width, gradients_to + static_cast<std::size_t>(r) * window_.width);
     }
 }
 
-void WindowSet::replace(int i, const HogIntegralView& source, int x, int y) {
-    std::uint32_t* to = data_.data() + static_cast<std::size_t>(i) * table_size_;
-    for (int r = 0; r <= window_.height; ++r) {
-        const std::uint32_t* from = source_row(source, x, y, r);
-        std::copy(from, from + row_size_, to + static_cast<std::size_t>(r) * row_size_);
-    }
+void WindowSet::add(const HogSampler& source, int x, int y) {
+    data_.resize(data_.size() + table_size_);
+    gradients_.resize(gradients_.size() + plane_size_);
+    copy_window(source, x, y, data_.data() + data_.size() - table_size_, gradients_.data() + gradients_.size() - plane_size_);
+}
+
+void WindowSet::replace(int i, const HogSampler& source, int x, int y) {
+    const auto k = static_cast<std::size_t>(i);
+    copy_window(source, x, y, data_.data() + k * table_size_, gradients_.data() + k * plane_size_);
 }
 
 void WindowSet::append(const WindowSet& other, int count) {
-    data_.insert(data_.end(), other.data_.begin(),
-                 other.data_.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(count) * table_size_));
+    const auto n = static_cast<std::size_t>(count);
+    data_.insert(data_.end(), other.data_.begin(), other.data_.begin() + static_cast<std::ptrdiff_t>(n * table_size_));
+    gradients_.insert(gradients_.end(), other.gradients_.begin(),
+                      other.gradients_.begin() + static_cast<std::ptrdiff_t>(n * plane_size_));
 }
 
-void WindowSet::keep(const std::vector<int>& indices) {
-    std::vector<std::uint32_t> kept(indices.size() * table_size_);
+namespace {
+
+// The records `indices` of `records` (each `size` elements), in that order.
+template <class T>
+std::vector<T> kept_records(const std::vector<T>& records, std::size_t size, const std::vector<int>& indices) {
+    std::vector<T> kept(indices.size() * size);
     for (std::size_t k = 0; k < indices.size(); ++k) {
-        const auto from = data_.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(indices[k]) * table_size_);
-        std::copy(from, from + static_cast<std::ptrdiff_t>(table_size_), kept.begin() + static_cast<std::ptrdiff_t>(k * table_size_));
+        const auto from = records.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(indices[k]) * size);
+        std::copy(from, from + static_cast<std::ptrdiff_t>(size), kept.begin() + static_cast<std::ptrdiff_t>(k * size));
     }
-    data_.swap(kept);
+    return kept;
+}
+
+}  // namespace
+
+void WindowSet::keep(const std::vector<int>& indices) {
+    data_ = kept_records(data_, table_size_, indices);
+    gradients_ = kept_records(gradients_, plane_size_, indices);
 }
 
 }  // namespace cascade::train::hog

@@ -1,10 +1,11 @@
-// Training windows for the HoG trainer: each one the integral histograms of one detection window, cut out of
-// its image's (or pyramid level's) table.
+// Training windows for the HoG trainer: each one the integral histograms and the gradients of one detection
+// window, cut out of its image's (or pyramid level's) planes.
 //
 // A window's (w+1) x (h+1) corners are all that its blocks read, and corner differences do not change when
 // the table is cut out (the uint32 sums wrap, differences stay exact), so a stored window evaluates exactly as
 // the same window does inside the detector's full table, gradients at its border included (they were taken
-// with the image's neighbouring pixels). 65 x 129 x 9 x 4 bytes = 302 KB per 64x128 window.
+// with the image's neighbouring pixels). 65 x 129 x 9 x 4 bytes = 302 KB per 64x128 window. Likewise the
+// window's w x h gradients (32 KB), all that its Dalal-Triggs blocks read.
 #pragma once
 
 #include <cstddef>
@@ -24,26 +25,34 @@ public:
     int size() const { return static_cast<int>(data_.size() / table_size_); }
     bool empty() const { return data_.empty(); }
 
-    // Appends the window whose top-left corner is (x, y) in `source`'s table.
-    void add(const HogIntegralView& source, int x, int y);
+    // Appends the window whose top-left corner is (x, y) in `source`'s planes.
+    void add(const HogSampler& source, int x, int y);
     // Overwrites window i with the window at (x, y) of `source`.
-    void replace(int i, const HogIntegralView& source, int x, int y);
+    void replace(int i, const HogSampler& source, int x, int y);
     void append(const WindowSet& other, int count);  // the first `count` windows of `other`
     void keep(const std::vector<int>& indices);       // keeps those windows, in that order
-    void clear() { data_.clear(); }
+    void clear() {
+        data_.clear();
+        gradients_.clear();
+    }
 
     // A sampler over window i, whose top-left corner is (0, 0).
-    HogIntegralView view(int i) const {
-        return {data_.data() + static_cast<std::size_t>(i) * table_size_, row_size_};
+    HogSampler view(int i) const {
+        return {{data_.data() + static_cast<std::size_t>(i) * table_size_, row_size_},
+                {gradients_.data() + static_cast<std::size_t>(i) * plane_size_, window_.width}};
     }
 
 private:
     static const std::uint32_t* source_row(const HogIntegralView& source, int x, int y, int r);
+    // Copies the window at (x, y) of `source` to `to` (table) and `gradients_to` (plane).
+    void copy_window(const HogSampler& source, int x, int y, std::uint32_t* to, GradientPair* gradients_to) const;
 
     Size window_;
     int row_size_;            // (width + 1) * kHogBins
     std::size_t table_size_;  // row_size_ * (height + 1)
+    std::size_t plane_size_;  // width * height
     std::vector<std::uint32_t> data_;
+    std::vector<GradientPair> gradients_;
 };
 
 }  // namespace cascade::train::hog

@@ -1,5 +1,6 @@
-// The final SVM stage's bootstrapping (train/hog/final_svm.hpp): a second round mines exactly the windows the
-// first round's SVM accepts at its margin, and the SVM trained again on them rejects more of them.
+// The final SVM stage's bootstrapping (train/hog/final_svm.hpp), with either block descriptor: a second round
+// mines exactly the windows the first round's SVM accepts at its margin, and the SVM trained again on them
+// rejects more of them.
 #include <doctest/doctest.h>
 
 #include <string>
@@ -34,9 +35,9 @@ std::vector<double> stage_sums(const HogCascade& c, const WindowSet& windows) {
     const HogCascadeView view = view_of(c);
     std::vector<double> sums;
     for (int i = 0; i < windows.size(); ++i) {
-        const HogIntegralView sampler = windows.view(i);
+        const HogSampler sampler = windows.view(i);
         double sum = 0.0;
-        run_stages(view, HogWindow<HogIntegralView>{view, sampler, 0, 0}, 0, 1, sum);
+        run_stages(view, HogWindow<HogSampler>{view, sampler, 0, 0}, 0, 1, sum);
         sums.push_back(sum);
     }
     return sums;
@@ -48,9 +49,9 @@ double fraction_at_least(const std::vector<double>& sums, double t) {
     return static_cast<double>(n) / static_cast<double>(sums.size());
 }
 
-}  // namespace
-
-TEST_CASE("a bootstrapping round mines the windows the SVM accepts at its margin, and retraining rejects them") {
+// A round of bootstrapping the SVM over `descriptor` blocks: the mined windows (cut out of their pyramid levels)
+// evaluate as the miner evaluated them in the level, and retraining rejects more of them.
+void check_bootstrapping(std::int32_t descriptor) {
     const auto data = test::shared_data_dir();
     if (!data) return;
     std::vector<data::PositiveSource> crops = data::find_positives(*data + "/inria/96X160H96/Train/pos");
@@ -69,11 +70,13 @@ TEST_CASE("a bootstrapping round mines the windows the SVM accepts at its margin
 
     FinalSvmOptions options;
     options.min_hit_rate = 0.98;
+    options.descriptor = descriptor;
     FinalSvmProblem problem({64, 128}, false, options);
     problem.add(positives, {}, 1);
     problem.add(random, {}, -1);
     const FinalSvm first = problem.train();
     CHECK(first.stage.weaks.size() == 105);
+    for (const HogWeak& w : first.stage.weaks) CHECK(w.descriptor == descriptor);
     CHECK(first.margin < first.stage.threshold);  // hinge margin -1 below a threshold keeping 98% of positives
 
     WindowSet hard(Size{64, 128});
@@ -98,3 +101,11 @@ TEST_CASE("a bootstrapping round mines the windows the SVM accepts at its margin
     CHECK(fraction_at_least(stage_sums(svm_cascade(second, second.stage.threshold), positives),
                             second.stage.threshold) == second.stage.hit_rate);
 }
+
+}  // namespace
+
+TEST_CASE("a bootstrapping round mines the windows the SVM accepts at its margin, and retraining rejects them") {
+    check_bootstrapping(kHogDescriptorIntegral);
+}
+
+TEST_CASE("the same with Dalal and Triggs' block descriptor") { check_bootstrapping(kHogDescriptorDalalTriggs); }

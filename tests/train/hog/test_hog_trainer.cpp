@@ -335,9 +335,9 @@ TEST_CASE("real AdaBoost over a running sum with a final SVM stage (two grids, t
     const HogCascadeView view = view_of(c);
     int reached = 0, passed = 0;
     for (int i = 0; i < positives.size(); ++i) {
-        const HogIntegralView sampler = positives.view(i);
+        const HogSampler sampler = positives.view(i);
         double sum = 0.0;
-        const int depth = run_stages(view, HogWindow<HogIntegralView>{view, sampler, 0, 0}, 0, 4, sum);
+        const int depth = run_stages(view, HogWindow<HogSampler>{view, sampler, 0, 0}, 0, 4, sum);
         reached += depth >= 3 ? 1 : 0;
         passed += depth == 4 ? 1 : 0;
     }
@@ -383,9 +383,9 @@ TEST_CASE("calibration positives, which fit no learner, set the stage thresholds
     const HogCascadeView view = view_of(c);
     std::vector<int> depths;
     for (int i = 0; i < calibration.size(); ++i) {
-        const HogIntegralView sampler = calibration.view(i);
+        const HogSampler sampler = calibration.view(i);
         double sum = 0.0;
-        depths.push_back(run_stages(view, HogWindow<HogIntegralView>{view, sampler, 0, 0}, 0, 3, sum));
+        depths.push_back(run_stages(view, HogWindow<HogSampler>{view, sampler, 0, 0}, 0, 3, sum));
     }
     for (int s = 0; s < 3; ++s) {
         const auto reached = std::count_if(depths.begin(), depths.end(), [s](int d) { return d >= s; });
@@ -402,7 +402,7 @@ namespace {
 // Whether windows a and b of two sets hold the same integral histograms (differences of corners: the tables of
 // two cut-outs may differ by a constant and still describe the same window).
 bool same_window(const WindowSet& a, int i, const WindowSet& b, int j) {
-    const HogIntegralView va = a.view(i), vb = b.view(j);
+    const HogSampler va = a.view(i), vb = b.view(j);
     for (int y = 0; y <= 128; ++y)
         for (int x = 0; x <= 64; ++x)
             for (int bin = 0; bin < kHogBins; ++bin)
