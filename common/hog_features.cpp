@@ -65,16 +65,8 @@ void compute_gradient_plane(const GrayView& image, GradientPlane& out) {
     const int w = image.width, h = image.height;
     out.size = image.size();
     out.pairs.resize(static_cast<std::size_t>(w) * h);
-    for (int y = 0; y < h; ++y) {
-        const std::uint8_t* row = image.data + static_cast<std::ptrdiff_t>(y) * image.stride;
-        const std::uint8_t* up = image.data + static_cast<std::ptrdiff_t>(y > 0 ? y - 1 : 0) * image.stride;
-        const std::uint8_t* down = image.data + static_cast<std::ptrdiff_t>(y + 1 < h ? y + 1 : y) * image.stride;
-        GradientPair* out_row = &out.pairs[static_cast<std::size_t>(y) * w];
-        for (int x = 0; x < w; ++x) {
-            const int left = row[x > 0 ? x - 1 : 0], right = row[x + 1 < w ? x + 1 : x];
-            out_row[x] = {static_cast<std::int16_t>(right - left), static_cast<std::int16_t>(down[x] - up[x])};
-        }
-    }
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x) out.pairs[static_cast<std::size_t>(y) * w + x] = hog_gradient(image, x, y);
 }
 
 void compute_hog_planes(const GrayView& image, HogPlanes& out) {

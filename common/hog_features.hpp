@@ -66,13 +66,23 @@ struct HogVote {
     std::uint32_t magnitude = 0;
 };
 
-// The vote of pixel (x, y) of `image` (clamped centred differences).
-CASCADE_HD HogVote hog_pixel_vote(const GrayView& image, int x, int y) {
+// A pixel's gradient.
+struct GradientPair {
+    std::int16_t gx = 0, gy = 0;
+};
+
+// The gradient of pixel (x, y) of `image`: clamped centred differences.
+CASCADE_HD GradientPair hog_gradient(const GrayView& image, int x, int y) {
     const int xl = x > 0 ? x - 1 : 0, xr = x + 1 < image.width ? x + 1 : x;
     const int yu = y > 0 ? y - 1 : 0, yd = y + 1 < image.height ? y + 1 : y;
-    const int gx = static_cast<int>(image.at(xr, y)) - static_cast<int>(image.at(xl, y));
-    const int gy = static_cast<int>(image.at(x, yd)) - static_cast<int>(image.at(x, yu));
-    return {hog_orientation_bin(gx, gy), hog_magnitude(gx, gy)};
+    return {static_cast<std::int16_t>(static_cast<int>(image.at(xr, y)) - static_cast<int>(image.at(xl, y))),
+            static_cast<std::int16_t>(static_cast<int>(image.at(x, yd)) - static_cast<int>(image.at(x, yu)))};
+}
+
+// The vote of pixel (x, y) of `image`.
+CASCADE_HD HogVote hog_pixel_vote(const GrayView& image, int x, int y) {
+    const GradientPair g = hog_gradient(image, x, y);
+    return {hog_orientation_bin(g.gx, g.gy), hog_magnitude(g.gx, g.gy)};
 }
 
 // Read-only view of integral histograms in the host layout: (width+1) x (height+1) corners, each holding the
@@ -95,11 +105,6 @@ struct HogIntegral {
 
 // The integral histograms of `image` (any size >= 1x1).
 void compute_hog_integral(const GrayView& image, HogIntegral& out);
-
-// A pixel's gradient, the clamped centred differences of hog_pixel_vote.
-struct GradientPair {
-    std::int16_t gx = 0, gy = 0;
-};
 
 // Read-only view of a gradient plane: `stride` pairs per row.
 struct GradientView {

@@ -1,5 +1,7 @@
 #include "gpu/hog_cascade_gpu.hpp"
 
+#include <type_traits>
+
 #include "common/hog_eval.hpp"
 #include "gpu/cascade_kernels.cuh"
 #include "gpu/constant_tables.cuh"
@@ -22,8 +24,17 @@ struct HistogramSampler {
     }
 };
 
+// The same and the level's image, whose gradients Dalal-Triggs blocks read (common/hog_features.hpp's
+// hog_gradient: the CPU's gradient plane), for models that have such blocks: a model without them runs kernels
+// without that code, which would take registers from every learner.
+struct GradientSampler : HistogramSampler {
+    GrayView image;
+    __device__ __forceinline__ GradientPair gradient(int x, int y) const { return hog_gradient(image, x, y); }
+};
+
 // The HoG window source (gpu/cascade_kernels.cuh). A weak learner reads 81 corners of 9 bins, takes a square
 // root and a division: survivors are evaluated one warp per window, a stage's weak learners side by side.
+template <class Sampler>
 struct HogSource : FamilyWindows<HogFamily> {
     static constexpr int kFirstWarpGroup = 1;
     static constexpr int kFirstBlockGroup = kNoWarpGroup;
@@ -31,32 +42,38 @@ struct HogSource : FamilyWindows<HogFamily> {
     static constexpr int kSharedMinBlocks = 2;
 
     const std::uint32_t* integrals;
+    const std::uint8_t* pixels;  // read by GradientSampler only
+    int pitch;
     int tile_pitch;  // nothing is tiled: the shared-memory strategy's bank order is immaterial
 
     __device__ __forceinline__ View view() const { return view_over<View>(c_stages, c_weaks); }
-    __device__ __forceinline__ HistogramSampler level(const GpuLevel& l) const {
-        return {integrals + l.integral_offset, l.integral_stride};
+    __device__ __forceinline__ Sampler level(const GpuLevel& l) const {
+        const HistogramSampler histograms{integrals + l.integral_offset, l.integral_stride};
+        if constexpr (std::is_same_v<Sampler, HistogramSampler>) {
+            return histograms;
+        } else {
+            return {histograms, {pixels + static_cast<std::size_t>(l.first_row) * pitch, l.width, l.height, pitch}};
+        }
     }
-    __device__ __forceinline__ HistogramSampler block(const GpuLevel& l, int, int, int, std::uint32_t*) const {
-        return level(l);
-    }
+    __device__ __forceinline__ Sampler block(const GpuLevel& l, int, int, int, std::uint32_t*) const { return level(l); }
 };
 
 }  // namespace
 
 void upload_hog_constants(const HogCascade& cascade, cudaStream_t stream) {
-    for (const HogWeak& weak : cascade.weaks)
-        if (weak.descriptor != kHogDescriptorIntegral)
-            throw InputError("GPU detector", "the model has Dalal-Triggs blocks, which the GPU detector does not run "
-                                             "yet (use the CPU backend)");
     upload_cascade_constants(cascade, c_stages, c_weaks, stream);
 }
 
 void run_hog_cascade(const HogPlanes& p, const CascadeTarget& t, const std::vector<int>& ends, Compaction compaction,
                      cudaStream_t stream, KernelTimer& timer) {
-    const HogSource source{{{p.window, p.policy, t.num_stages}}, p.integrals, 1};
     const KernelTuning tuning{0, 0, -1, 0};
-    launch_cascade(source, t, tuning, ends, compaction, stream, timer);
+    if (p.dalal_triggs) {
+        const HogSource<GradientSampler> source{{{p.window, p.policy, t.num_stages}}, p.integrals, p.pixels, p.pitch, 1};
+        launch_cascade(source, t, tuning, ends, compaction, stream, timer);
+    } else {
+        const HogSource<HistogramSampler> source{{{p.window, p.policy, t.num_stages}}, p.integrals, p.pixels, p.pitch, 1};
+        launch_cascade(source, t, tuning, ends, compaction, stream, timer);
+    }
 }
 
 }  // namespace cascade::gpu

@@ -20,8 +20,7 @@ constexpr int kMaxHogGpuStages = 256;
 constexpr int kMaxHogGpuWeaks = 260;
 
 // Copies the stages and weak learners of `cascade` into the HoG kernels' constant memory (ordered on `stream`).
-// Throws InputError when the cascade exceeds kMaxHogGpuStages / kMaxHogGpuWeaks or has Dalal-Triggs blocks
-// (common/dalal_triggs_descriptor.hpp), which the kernels do not read yet.
+// Throws InputError when the cascade exceeds kMaxHogGpuStages / kMaxHogGpuWeaks.
 void upload_hog_constants(const HogCascade& cascade, cudaStream_t stream);
 
 // What the HoG kernels read besides the CascadeTarget.
@@ -29,6 +28,9 @@ struct HogPlanes {
     Size window;
     SumPolicy policy;
     const std::uint32_t* integrals;  // the interleaved integral histograms of every level
+    const std::uint8_t* pixels;      // the stacked level images (gpu/hog_layout.hpp), `pitch` bytes per row
+    int pitch;
+    bool dalal_triggs;  // the model has Dalal-Triggs blocks: kernels that read the level images' gradients
 };
 
 // requires: as launch_cascade (gpu/cascade_kernels.cuh); the model uploaded by upload_hog_constants.

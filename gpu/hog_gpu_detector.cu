@@ -1,5 +1,6 @@
 #include "gpu/hog_gpu_detector.hpp"
 
+#include <algorithm>
 #include <atomic>
 
 #include "gpu/detector_core.hpp"
@@ -20,7 +21,9 @@ public:
     HogCore(const HogCascade& cascade, const HogGpuOptions& options)
         : DetectorCore(options, cascade.stages, cascade.policy, g_constant_owner),
           cascade_(cascade),
-          options_(options) {
+          options_(options),
+          dalal_triggs_(std::any_of(cascade.weaks.begin(), cascade.weaks.end(),
+                                    [](const HogWeak& w) { return w.descriptor == kHogDescriptorDalalTriggs; })) {
         claim_constants();
     }
 
@@ -55,13 +58,15 @@ private:
 
     void run_cascade(const CascadeTarget& target, const std::vector<int>& ends, Compaction strategy,
                      KernelTimer& timer) override {
-        run_hog_cascade({cascade_.window, cascade_.policy, integrals_.get()}, target, ends, strategy, stream(), timer);
+        run_hog_cascade({cascade_.window, cascade_.policy, integrals_.get(), pixels_.get(), layout_.pitch, dalal_triggs_},
+                        target, ends, strategy, stream(), timer);
     }
 
     void upload_constants() override { upload_hog_constants(cascade_, stream()); }
 
     HogCascade cascade_;
     HogGpuOptions options_;
+    bool dalal_triggs_;  // the model has Dalal-Triggs blocks
 
     // Per frame size.
     HogFrameLayout layout_;

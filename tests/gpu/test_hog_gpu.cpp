@@ -1,5 +1,6 @@
 // The GPU HoG detector against the CPU reference (common/hog_cpu_detector.hpp) on real frames, with the
-// project's pedestrian model (models/pedestrian_hog.xml, packed by tools/gpu-pack).
+// project's pedestrian models (models/pedestrian_hog.xml, and pedestrian_hog_dalal_triggs.xml, whose last stage
+// reads Dalal-Triggs blocks from the level images' gradients; packed by tools/gpu-pack).
 // Exact mode: for every compaction strategy the raw windows and their scores EQUAL detect_windows', at stride 8
 // and with OpenCV's scan rule, on frames of several sizes, including upsampled levels (first_scale 0.5); with
 // a fixed stride the survivors after each compaction point also equal the CPU's count of windows that passed
@@ -27,6 +28,8 @@ using gpu::HogGpuOptions;
 using gpu::PyramidMode;
 
 constexpr const char* kModel = "pedestrian_hog.xml";
+// Boosted stages and a last SVM stage of Dalal-Triggs blocks (common/dalal_triggs_descriptor.hpp).
+constexpr const char* kDalalTriggsModel = "pedestrian_hog_dalal_triggs.xml";
 
 struct Scan {
     double factor;
@@ -64,12 +67,12 @@ struct PedestrianCase {
     HogCascade model;
     std::vector<test::Frame> frames;
 };
-std::optional<PedestrianCase> pedestrian_case(std::size_t max_frames = 0) {
+std::optional<PedestrianCase> pedestrian_case(std::size_t max_frames = 0, const char* model_file = kModel) {
     if (!test::have_cuda_device()) return std::nullopt;
     const auto dir = test::gpu_data_dir();
     if (!dir) return std::nullopt;
     auto frames = test::load_frames(*dir, max_frames);
-    const auto model = test::load_hog_model(*dir, kModel);
+    const auto model = test::load_hog_model(*dir, model_file);
     if (frames.empty() || !model) return std::nullopt;
     return PedestrianCase{*model, std::move(frames)};
 }
@@ -120,6 +123,29 @@ TEST_CASE("exact mode: every strategy gives the CPU's raw windows and stage surv
     }
     MESSAGE(windows << " CPU windows compared against every strategy; " << survivor_checks << " survivor counts");
     CHECK(windows > 100);  // equality of empty sets proves nothing
+}
+
+TEST_CASE("exact mode: a model with a Dalal-Triggs last stage gives the CPU's raw windows with every strategy") {
+    const auto c = pedestrian_case(0, kDalalTriggsModel);
+    if (!c) return;
+    std::vector<Compaction> strategies = gpu::concrete_compactions();
+    strategies.push_back(Compaction::automatic);
+    long long windows = 0;
+    for (const Scan scan : {Scan{1.2, 8, 1.0}, Scan{1.1, 0, 0.5}}) {
+        std::vector<HogGpuDetector> detectors;
+        for (Compaction s : strategies) detectors.emplace_back(c->model, options_of(scan, s));
+        for (const auto& f : c->frames) {
+            const auto cpu = cpu_windows(c->model, f.image.view(), scan);
+            windows += static_cast<long long>(cpu.size());
+            for (auto& d : detectors) {
+                const auto found = d.detect(f.image.view());
+                INFO(f.label << ", " << describe(scan) << ", strategy " << gpu::to_string(d.last_stats().strategy));
+                CHECK_MESSAGE(test::equal_windows(found, cpu), test::difference(found, cpu));
+            }
+        }
+    }
+    MESSAGE(windows << " CPU windows of the Dalal-Triggs model compared against every strategy");
+    CHECK(windows > 20);  // equality of empty sets proves nothing
 }
 
 TEST_CASE("stats: compaction points, survivors shrinking, kernel times and the automatic choice") {
