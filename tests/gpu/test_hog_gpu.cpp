@@ -82,6 +82,29 @@ std::string describe(const Scan& s) {
            std::to_string(s.first_scale);
 }
 
+// Exact mode, every strategy and the automatic choice: the GPU's raw windows equal the CPU's on every frame at
+// every scan. Returns the number of CPU windows compared.
+long long compare_raw_windows(const HogCascade& model, const std::vector<test::Frame>& frames,
+                              const std::vector<Scan>& scans) {
+    std::vector<Compaction> strategies = gpu::concrete_compactions();
+    strategies.push_back(Compaction::automatic);
+    long long windows = 0;
+    for (const Scan& scan : scans) {
+        std::vector<HogGpuDetector> detectors;
+        for (Compaction s : strategies) detectors.emplace_back(model, options_of(scan, s));
+        for (const auto& f : frames) {
+            const auto cpu = cpu_windows(model, f.image.view(), scan);
+            windows += static_cast<long long>(cpu.size());
+            for (auto& d : detectors) {
+                const auto found = d.detect(f.image.view());
+                INFO(f.label << ", " << describe(scan) << ", strategy " << gpu::to_string(d.last_stats().strategy));
+                CHECK_MESSAGE(test::equal_windows(found, cpu), test::difference(found, cpu));
+            }
+        }
+    }
+    return windows;
+}
+
 }  // namespace
 
 TEST_CASE("exact mode: every strategy gives the CPU's raw windows and stage survivors for the pedestrian model") {
@@ -128,22 +151,7 @@ TEST_CASE("exact mode: every strategy gives the CPU's raw windows and stage surv
 TEST_CASE("exact mode: a model with a Dalal-Triggs last stage gives the CPU's raw windows with every strategy") {
     const auto c = pedestrian_case(0, kDalalTriggsModel);
     if (!c) return;
-    std::vector<Compaction> strategies = gpu::concrete_compactions();
-    strategies.push_back(Compaction::automatic);
-    long long windows = 0;
-    for (const Scan scan : {Scan{1.2, 8, 1.0}, Scan{1.1, 0, 0.5}}) {
-        std::vector<HogGpuDetector> detectors;
-        for (Compaction s : strategies) detectors.emplace_back(c->model, options_of(scan, s));
-        for (const auto& f : c->frames) {
-            const auto cpu = cpu_windows(c->model, f.image.view(), scan);
-            windows += static_cast<long long>(cpu.size());
-            for (auto& d : detectors) {
-                const auto found = d.detect(f.image.view());
-                INFO(f.label << ", " << describe(scan) << ", strategy " << gpu::to_string(d.last_stats().strategy));
-                CHECK_MESSAGE(test::equal_windows(found, cpu), test::difference(found, cpu));
-            }
-        }
-    }
+    const long long windows = compare_raw_windows(c->model, c->frames, {Scan{1.2, 8, 1.0}, Scan{1.1, 0, 0.5}});
     MESSAGE(windows << " CPU windows of the Dalal-Triggs model compared against every strategy");
     CHECK(windows > 20);  // equality of empty sets proves nothing
 }
@@ -272,22 +280,7 @@ TEST_CASE("exact mode: every strategy gives the CPU's raw windows when acceptanc
     const Scan sparse{1.2, 8, 1.0};
     CHECK(!test::equal_windows(cpu_windows(accepting, frames[0].image.view(), sparse),
                                cpu_windows(never_accepting, frames[0].image.view(), sparse)));
-    std::vector<Compaction> strategies = gpu::concrete_compactions();
-    strategies.push_back(Compaction::automatic);
-    long long windows = 0;
-    for (const Scan scan : {sparse, Scan{1.1, 0, 1.0}}) {
-        std::vector<HogGpuDetector> detectors;
-        for (Compaction s : strategies) detectors.emplace_back(accepting, options_of(scan, s));
-        for (const auto& f : frames) {
-            const auto cpu = cpu_windows(accepting, f.image.view(), scan);
-            windows += static_cast<long long>(cpu.size());
-            for (auto& d : detectors) {
-                const auto found = d.detect(f.image.view());
-                INFO(f.label << ", " << describe(scan) << ", strategy " << gpu::to_string(d.last_stats().strategy));
-                CHECK_MESSAGE(test::equal_windows(found, cpu), test::difference(found, cpu));
-            }
-        }
-    }
+    const long long windows = compare_raw_windows(accepting, frames, {sparse, Scan{1.1, 0, 1.0}});
     MESSAGE(windows << " CPU windows compared against every strategy");
     CHECK(windows > 100);
 }
