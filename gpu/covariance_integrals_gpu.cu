@@ -17,9 +17,11 @@ __host__ __device__ constexpr int plane_count() {
 }
 
 // The plane values of pixel (x, y): its D features, then their products f_i f_j (i <= j); zero right of the image.
+// int32: every feature is within 2^11 in magnitude, so a product within 2^22, and sums over a tile's row (256
+// values) or column (32) within 2^30: the tiles sum in int32 (one shuffle per step, not two) and carry in int64.
 template <int D>
 __device__ __forceinline__ void plane_values(const MatchPlanes& colour, const GrayView& grey, CovarianceLayout layout,
-                                             int x, int y, long long* v) {
+                                             int x, int y, int* v) {
     int f[max_cov_features] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
     if (x < grey.width) pixel_features(colour, grey, layout, x, y, f);
 #pragma unroll
@@ -27,7 +29,7 @@ __device__ __forceinline__ void plane_values(const MatchPlanes& colour, const Gr
         if (k < D) {
             v[k] = f[k];
         } else {
-            v[k] = static_cast<long long>(f[i]) * f[j];
+            v[k] = f[i] * f[j];
             if (++j == D) j = ++i;
         }
     }
@@ -57,28 +59,29 @@ __global__ void __launch_bounds__(kTileWidth) covariance_totals(MatchPlanes colo
                                                                 CovarianceLayout layout, CarryLayout at,
                                                                 long long* carries) {
     constexpr int P = plane_count<D>();
-    extern __shared__ long long warp_rows[];
+    extern __shared__ long long warp_rows[];  // (a row's warp sums are ints; stored wide, summed in int64)
     __shared__ long long warp_columns[kWarps][P];
     const int tile = blockIdx.x, band = blockIdx.y, x = tile * kTileWidth + threadIdx.x, y0 = band * kBandRows;
     const int rows = min(kBandRows, grey.height - y0), lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-    long long column[P];
+    int column[P];
 #pragma unroll
     for (int k = 0; k < P; ++k) column[k] = 0;
     for (int r = 0; r < rows; ++r) {
-        long long v[P];
+        int v[P];
         plane_values<D>(colour, grey, layout, x, y0 + r, v);
 #pragma unroll
         for (int k = 0; k < P; ++k) {
             column[k] += v[k];
-            for (int offset = 16; offset > 0; offset >>= 1) v[k] += __shfl_xor_sync(kFullMask, v[k], offset);
-            if (lane == 0) warp_rows[(warp * kBandRows + r) * P + k] = v[k];
+            const int row = __reduce_add_sync(kFullMask, v[k]);
+            if (lane == 0) warp_rows[(warp * kBandRows + r) * P + k] = row;
         }
     }
 #pragma unroll
     for (int k = 0; k < P; ++k) {
         if (x < grey.width) carries[at.columns(band, x) + k] = column[k];
-        for (int offset = 16; offset > 0; offset >>= 1) column[k] += __shfl_xor_sync(kFullMask, column[k], offset);
-        if (lane == 0) warp_columns[warp][k] = column[k];
+        long long sum = column[k];  // a tile's column sums reach 2^35: int64 from here
+        for (int offset = 16; offset > 0; offset >>= 1) sum += __shfl_xor_sync(kFullMask, sum, offset);
+        if (lane == 0) warp_columns[warp][k] = sum;
     }
     __syncthreads();
     for (int i = threadIdx.x; i < rows * P; i += kTileWidth) {
@@ -120,6 +123,19 @@ void running_sums(long long* data, int outer, int n, int inner, cudaStream_t str
     CASCADE_CUDA_CHECK(cudaGetLastError());
 }
 
+// Each plane's inclusive sum along the warp, in place; lane 31 leaves the warp's totals in totals[warp].
+template <int P, class T>
+__device__ __forceinline__ void warp_scan(T* v, long long (*totals)[P], int lane, int warp) {
+#pragma unroll
+    for (int k = 0; k < P; ++k) {
+        for (int offset = 1; offset < 32; offset <<= 1) {
+            const T n = __shfl_up_sync(kFullMask, v[k], offset);
+            if (lane >= offset) v[k] += n;
+        }
+        if (lane == 31) totals[warp][k] = v[k];
+    }
+}
+
 // Step 3, one block per tile: the integral rows y0 + 1 .. y0 + rows at the tile's columns. acc (dynamic shared,
 // kTileWidth x planes) holds the integral row of the tile's columns: first the row above the band (a virtual row
 // whose values are the column sums above the band, its left carry the corner's), then each row in turn.
@@ -128,7 +144,7 @@ __global__ void __launch_bounds__(kTileWidth) covariance_tiles(MatchPlanes colou
                                                                CovarianceLayout layout, CarryLayout at,
                                                                const long long* carries, std::int64_t* sums) {
     constexpr int P = plane_count<D>();
-    __shared__ long long warp_totals[kWarps][P];
+    __shared__ long long warp_totals[kWarps][P], warp_before[kWarps][P];
     extern __shared__ long long acc[];
     const int tile = blockIdx.x, band = blockIdx.y, width = grey.width, x0 = tile * kTileWidth;
     const int x = x0 + threadIdx.x, y0 = band * kBandRows, rows = min(kBandRows, grey.height - y0);
@@ -143,29 +159,29 @@ __global__ void __launch_bounds__(kTileWidth) covariance_tiles(MatchPlanes colou
 #pragma unroll
     for (int k = 0; k < P; ++k) acc[threadIdx.x * P + k] = 0;
     for (int r = -1; r < rows; ++r) {
-        long long v[P];
+        long long v[P];  // each plane's sum along the warp up to this thread's column
         const long long* carry = carries + (r < 0 ? at.tile_sums(band, tile) : at.rows(y0 + r, tile));
         if (r < 0) {
 #pragma unroll
             for (int k = 0; k < P; ++k) v[k] = x < width ? carries[at.columns(band, x) + k] : 0;
+            warp_scan<P>(v, warp_totals, lane, warp);
         } else {
-            plane_values<D>(colour, grey, layout, x, y0 + r, v);
-        }
+            int values[P];
+            plane_values<D>(colour, grey, layout, x, y0 + r, values);
+            warp_scan<P>(values, warp_totals, lane, warp);
 #pragma unroll
-        for (int k = 0; k < P; ++k) {
-            for (int offset = 1; offset < 32; offset <<= 1) {
-                const long long n = __shfl_up_sync(kFullMask, v[k], offset);
-                if (lane >= offset) v[k] += n;
-            }
-            if (lane == 31) warp_totals[warp][k] = v[k];
+            for (int k = 0; k < P; ++k) v[k] = values[k];
         }
         __syncthreads();  // the warps' totals are in; the previous row's stores have read acc
-#pragma unroll
-        for (int k = 0; k < P; ++k) {
+        for (int i = threadIdx.x; i < kWarps * P; i += kTileWidth) {  // before warp w in plane k: carry, warps left
+            const int w = i / P, k = i % P;
             long long before = carry[k];
-            for (int w = 0; w < warp; ++w) before += warp_totals[w][k];
-            acc[threadIdx.x * P + k] += before + v[k];
+            for (int left = 0; left < w; ++left) before += warp_totals[left][k];
+            warp_before[w][k] = before;
         }
+        __syncthreads();
+#pragma unroll
+        for (int k = 0; k < P; ++k) acc[threadIdx.x * P + k] += warp_before[warp][k] + v[k];
         __syncthreads();  // acc holds the row; the totals are read
         if (r < 0) continue;
         std::int64_t* out = sums + (y0 + r + 1) * stride + static_cast<std::size_t>(x0 + 1) * P;

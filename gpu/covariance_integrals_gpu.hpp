@@ -7,8 +7,8 @@
 //      tile's sums, every plane (features computed from the pixels);
 //   2. carries: exclusive running sums of those (down the bands, across the tiles): what lies above a tile's
 //      columns, left of each of its rows, and above and left of its corner;
-//   3. integrals: per tile, the features again, each row scanned across the tile (warp shuffles, warps combined
-//      through shared memory) plus its left carry, added to the integral row above (kept in shared memory, started
+//   3. integrals: per tile, the features again, each row scanned across the tile (int32 warp shuffles: a tile
+//      row's sums stay within 2^30; warps combined once per row through shared memory) plus its left carry, added to the integral row above (kept in shared memory, started
 //      from the carries above) and stored as one contiguous run per row.
 // The running sums of step 2 are one small kernel, run four times.
 #pragma once
