@@ -18,6 +18,7 @@
 
 #include <cstdint>
 
+#include "common/exact_math.hpp"
 #include "common/hd.hpp"
 #include "common/spd_distance.hpp"
 #include "common/template_score.hpp"
@@ -84,23 +85,25 @@ struct CovarianceIntegralView {
 };
 
 // window_covariance: the regularised covariance (row-major d x d) of the w x h window at (x, y); requires
-//   w * h >= 2 and d == v.layout.dim() (a template, so that the GPU keeps the sums in registers).
-template <int d>
-CASCADE_HD void window_covariance(const CovarianceIntegralView& v, int x, int y, int w, int h, double* cov) {
+//   w * h >= 2 and d == v.layout.dim() (a template, so that the GPU keeps the sums in registers). Any view
+//   whose at(x, y) points at the d + d(d+1)/2 interleaved sums of corner (x, y) will do (cov_features.hpp's
+//   grid of corners too). Each step is one rounded operation (exact_math.hpp): the GPU gives the CPU's bits.
+template <int d, class View>
+CASCADE_HD void window_covariance(const View& v, int x, int y, int w, int h, double* cov) {
     constexpr int planes = d + d * (d + 1) / 2;
     const std::int64_t *a = v.at(x, y), *b = v.at(x + w, y), *c = v.at(x, y + h), *e = v.at(x + w, y + h);
     std::int64_t sums[planes];
     CASCADE_UNROLL
     for (int k = 0; k < planes; ++k) sums[k] = e[k] - b[k] - c[k] + a[k];
     const std::int64_t n = static_cast<std::int64_t>(w) * h;
-    const double scale = 1.0 / (static_cast<double>(n) * static_cast<double>(n - 1));
+    const double scale = exact::div(1.0, exact::mul(static_cast<double>(n), static_cast<double>(n - 1)));
     int k = d;
     CASCADE_UNROLL
     for (int i = 0; i < d; ++i) {
         CASCADE_UNROLL
         for (int j = i; j < d; ++j, ++k) {
-            const double value = static_cast<double>(n * sums[k] - sums[i] * sums[j]) * scale;
-            cov[i * d + j] = cov[j * d + i] = value + (i == j ? covariance_regularisation : 0);
+            const double value = exact::mul(static_cast<double>(n * sums[k] - sums[i] * sums[j]), scale);
+            cov[i * d + j] = cov[j * d + i] = i == j ? exact::add(value, covariance_regularisation) : value;
         }
     }
 }

@@ -1,7 +1,9 @@
-// The CPU reference detectors of every family (lbp_, hog_ and haar_cpu_detector.hpp): one visitor of
+// The CPU reference detectors of every family (lbp_, hog_, haar_ and cov_cpu_detector.hpp): one visitor of
 // scan_pyramid that keeps the windows the cascade accepts and counts what it evaluated.
 #include <algorithm>
 
+#include "common/cov_cpu_detector.hpp"
+#include "common/error.hpp"
 #include "common/haar_cpu_detector.hpp"
 #include "common/hog_cpu_detector.hpp"
 #include "common/lbp_cpu_detector.hpp"
@@ -90,6 +92,24 @@ std::vector<Detection> detect_windows(const HogCascade& cascade, const GrayView&
 
 std::vector<Detection> detect_windows(const HaarCascade& cascade, const GrayView& image, const ScanParams& params,
                                       ScanStats* stats) {
+    return accepted_windows(cascade, image, params, stats);
+}
+
+void check_cov_stride(int stride) {
+    if (stride <= 0 || stride % kCovGrid != 0)
+        throw InputError("stride", (stride <= 0 ? std::string("auto") : std::to_string(stride)) +
+                                       ": a covariance model scans windows on a grid of " + std::to_string(kCovGrid) +
+                                       " pixels (a stride that is a multiple of " + std::to_string(kCovGrid) + ")");
+}
+
+std::vector<Detection> detect_windows(const CovCascade& cascade, const GrayView& image, const ScanParams& params,
+                                      ScanStats* stats) {
+    check_cov_stride(params.rule.stride);
+    const std::vector<PyramidLevel> levels = pyramid_levels(image.size(), cascade.window, params.pyramid);
+    if (!levels.empty() && (levels.front().size.width > kCovMaxLevelSide || levels.front().size.height > kCovMaxLevelSide))
+        throw InputError("image", "a pyramid level of " + std::to_string(levels.front().size.width) + "x" +
+                                      std::to_string(levels.front().size.height) + " is larger than a covariance " +
+                                      "model scans (" + std::to_string(kCovMaxLevelSide) + " pixels a side)");
     return accepted_windows(cascade, image, params, stats);
 }
 

@@ -2,7 +2,7 @@
 // (pyramid.hpp: levels, resize_exact.hpp: their pixels), the family (this file: planes and window) and the
 // scan (scan.hpp: positions, scan_pyramid.hpp: the loop) are separate parts, as dlib composes its scanner.
 //
-// Contract of a family F (LbpFamily, HogFamily and HaarFamily below; a new family is a struct like them plus its window
+// Contract of a family F (LbpFamily, HogFamily, HaarFamily and CovFamily below; a new family is a struct like them plus its window
 // code, and scan_pyramid, the CPU detectors, the miners and the eval tool take it as it is):
 //   F::Cascade, F::View         the model (model.hpp) and its POD view for host and device (view_of(cascade))
 //   F::Planes                   what one pyramid level needs, in host memory; reusable for the next level
@@ -18,6 +18,8 @@
 #pragma once
 
 #include "common/cascade_eval.hpp"
+#include "common/cov_eval.hpp"
+#include "common/cov_features.hpp"
 #include "common/haar_eval.hpp"
 #include "common/haar_integrals.hpp"
 #include "common/hog_eval.hpp"
@@ -71,6 +73,21 @@ struct HaarFamily {
     static Sampler sampler(const Planes& planes) { return planes.view(); }
 };
 
+// Region covariance (cascade-train cov): 44 int64 integrals at the corners of a kCovGrid grid per level. Windows
+// must sit on that grid: the detectors refuse strides that are not multiples of kCovGrid.
+struct CovFamily {
+    using Cascade = CovCascade;
+    using View = CovCascadeView;
+    using Planes = CovPlanes;
+    using Sampler = CovGridView;
+    template <class S>
+    using Window = CovWindow<S>;
+    static constexpr bool kAllLevelsAtOnce = false;  // 352 bytes per grid corner
+
+    static void build(const GrayView& pixels, Planes& planes) { compute_cov_planes(pixels, planes); }
+    static Sampler sampler(const Planes& planes) { return planes.sampler(); }
+};
+
 template <class Cascade>
 struct FamilyOf;
 template <>
@@ -84,6 +101,10 @@ struct FamilyOf<HogCascade> {
 template <>
 struct FamilyOf<HaarCascade> {
     using type = HaarFamily;
+};
+template <>
+struct FamilyOf<CovCascade> {
+    using type = CovFamily;
 };
 
 // Weak learners evaluated by a window that run_stages ended at stage `rejected_at` (num_stages: accepted;

@@ -96,6 +96,16 @@ void read_haar_weaks(const XMLElement& list, HaarCascade& c, const std::string& 
     }
 }
 
+std::string to_xml(const HaarCascade& c) {
+    std::string out;
+    out.reserve(256 + c.stages.size() * 64 + c.nodes.size() * 256);
+    append_header(out, "haar", c.policy, c.window);
+    append_stages(out, c.stages);
+    append_haar_weaks(out, c);
+    out += "</cascade_model>\n";
+    return out;
+}
+
 void append_haar_weaks(std::string& out, const HaarCascade& c) {
     out += "  <weak_learners>\n";
     for (const HaarTree& t : c.weaks) {

@@ -75,13 +75,17 @@ CASCADE_HD float hog_projection(const HogWeak& weak, const float v[kHogBlockDims
     return exact::add(dot, weak.bias);
 }
 
-// The weak learner's response to projection p: responses[number of cuts <= p], plus slope * p.
-CASCADE_HD float hog_response(const HogWeak& weak, float p) {
+// A weak learner's response to projection p: responses[number of cuts <= p], plus slope * p, in T (float for
+// HoG, double for covariance learners, cov_eval.hpp). `Weak`: num_cuts, cuts, responses and slope as HogWeak's.
+template <class Weak, class T>
+CASCADE_HD T step_response(const Weak& weak, T p) {
     int bin = 0;
     for (int j = 0; j < weak.num_cuts; ++j) bin += p >= weak.cuts[j] ? 1 : 0;
-    const float step = weak.responses[bin];
-    return weak.slope == 0.f ? step : exact::add(step, exact::mul(weak.slope, p));
+    const T step = weak.responses[bin];
+    return weak.slope == 0.f ? step : exact::add(step, exact::mul(static_cast<T>(weak.slope), p));
 }
+
+CASCADE_HD float hog_response(const HogWeak& weak, float p) { return step_response(weak, p); }
 
 struct HogCascadeView {
     Size window;

@@ -1,4 +1,5 @@
-// The one in-memory model representation of the toolkit: boosted cascades over LBP, HoG-block or Haar features.
+// The one in-memory model representation of the toolkit: boosted cascades over LBP, HoG-block, Haar or region
+// covariance features.
 //
 // A cascade is a list of weak learners cut into stages. Each stage ends with a rejection threshold on a
 // running sum of weak-learner responses. Two sum policies cover every model kind:
@@ -26,8 +27,8 @@ namespace cascade {
 
 // Version of the project's XML format (docs/model-format.md). Bumped on any incompatible change.
 // 2: stages may carry an acceptance threshold; 3: HoG weak learners may have real-valued responses;
-// 4: kind haar (Haar trees).
-constexpr int kModelFormatVersion = 5;
+// 4: kind haar (Haar trees). 5: HoG descriptor="dalal-triggs". 6: kind cov (region covariance).
+constexpr int kModelFormatVersion = 6;
 
 enum class SumPolicy : std::uint8_t { per_stage, running };
 
@@ -163,9 +164,49 @@ struct HaarCascade {
     std::vector<float> leaves;
 };
 
+// Region covariance (Tuzel, Porikli and Meer 2008; common/cov_features.hpp, common/cov_eval.hpp): a weak learner
+// reads the 8x8 covariance of the features [x, y, |Ix|, |Iy|, magnitude, |Ixx|, |Iyy|, angle] over a rectangle of
+// the window, normalised by the whole window's feature variances, maps it to a 36-vector (the matrix logarithm,
+// at the identity or in the tangent space at a mean) and responds to its projection as a HoG weak learner does.
+constexpr int kCovFeatures = 8;
+constexpr int kCovDims = kCovFeatures * (kCovFeatures + 1) / 2;  // 36
+// Rectangles, the window and scan positions lie on a grid of kCovGrid pixels: the integrals are kept at the grid's
+// corners only (16x less memory than at every pixel).
+constexpr int kCovGrid = 4;
+// How a weak learner maps its (normalised) covariance C to the 36-vector v:
+//   kCovLogEuclidean: v = vec(log C);  kCovTangent: v = vec(log(M C M)) with M = mean_isqrt = mu^-1/2, the
+//   tangent space at the mean mu of its training matrices. vec: the upper triangle row by row, off-diagonal
+//   entries times sqrt(2) (so that |v| is the Frobenius norm of the logarithm).
+constexpr std::int32_t kCovLogEuclidean = 0;
+constexpr std::int32_t kCovTangent = 1;
+
+// Weak learner over one rectangle: p = weights . v + bias, and the response of HogWeak (responses[cuts reached]
+// + slope * p: a real-AdaBoost bin table or, with no cut, responses {0} and slope 1, LogitBoost's regression),
+// then clipped to [-limit, limit] (+inf: not clipped). mean_isqrt (row-major 8x8, symmetric) is used by
+// kCovTangent only; kCovLogEuclidean learners hold +0 there. Entries past num_cuts are +0.
+struct CovWeak {
+    Rect rect;  // in window coordinates, on the kCovGrid grid, at least kCovGrid x kCovGrid
+    std::int32_t mapping = kCovLogEuclidean;
+    float weights[kCovDims] = {};
+    float bias = 0.f;
+    std::int32_t num_cuts = 0;
+    float cuts[kHogMaxBins - 1] = {};
+    float responses[kHogMaxBins] = {};
+    float slope = 1.f;
+    float limit = std::numeric_limits<float>::infinity();
+    float mean_isqrt[kCovFeatures * kCovFeatures] = {};
+};
+
+struct CovCascade {
+    Size window;  // sides multiples of kCovGrid, at most 65536 pixels (exact int64 sums, cov_features.hpp)
+    SumPolicy policy = SumPolicy::per_stage;
+    std::vector<Stage> stages;
+    std::vector<CovWeak> weaks;
+};
+
 // A loaded model: one of the kinds above, with where it came from (for messages).
 struct Model {
-    std::variant<LbpCascade, HogCascade, HaarCascade> cascade;
+    std::variant<LbpCascade, HogCascade, HaarCascade, CovCascade> cascade;
     std::string source;  // file name or "embedded:<name>"
 };
 
@@ -174,5 +215,6 @@ struct Model {
 void validate(const LbpCascade& cascade, const std::string& source);
 void validate(const HogCascade& cascade, const std::string& source);
 void validate(const HaarCascade& cascade, const std::string& source);
+void validate(const CovCascade& cascade, const std::string& source);
 
 }  // namespace cascade

@@ -93,8 +93,10 @@ std::string weak_location(const std::vector<Stage>& stages, std::size_t i) {
 // entry), so that a save and a load would change a packed model.
 bool is_plus_zero(float f) { return f == 0.f && !std::signbit(f); }
 
-// The response of a HoG weak learner: cuts ascending, every value finite, entries past the used ones +0.
-void check_hog_response(const HogWeak& w, const std::string& where, const std::string& source) {
+// The response of a HoG or covariance weak learner: cuts ascending, every value finite, entries past the used
+// ones +0.
+template <class Weak>
+void check_step_response(const Weak& w, const std::string& where, const std::string& source) {
     if (w.num_cuts < 0 || w.num_cuts >= kHogMaxBins)
         throw InputError(source, where + str(w.num_cuts) + " cuts (0 to " + str(kHogMaxBins - 1) + " allowed)");
     for (int j = 0; j < kHogMaxBins - 1; ++j) {
@@ -233,7 +235,52 @@ void validate(const HogCascade& cascade, const std::string& source) {
             if (!std::isfinite(w.weights[k]))
                 throw InputError(source, where + "weight " + str(k) + " is " + float_text(w.weights[k]));
         if (!std::isfinite(w.bias)) throw InputError(source, where + "bias is " + float_text(w.bias));
-        check_hog_response(w, where, source);
+        check_step_response(w, where, source);
+    }
+}
+
+namespace {
+
+// A covariance weak learner's rectangle, mapping, weights and mean (the response is check_step_response's).
+void check_cov_weak(const CovWeak& w, Size win, const std::string& where, const std::string& source) {
+    const Rect& r = w.rect;
+    const std::string rect = "rect (" + str(r.x) + "," + str(r.y) + "," + str(r.width) + "," + str(r.height) + ")";
+    if (r.x < 0 || r.y < 0 || r.width < kCovGrid || r.height < kCovGrid || r.x % kCovGrid || r.y % kCovGrid ||
+        r.width % kCovGrid || r.height % kCovGrid)
+        throw InputError(source, where + rect + " is not on the " + str(kCovGrid) + "-pixel grid (at least " +
+                                     str(kCovGrid) + "x" + str(kCovGrid) + ")");
+    if (static_cast<long long>(r.x) + r.width > win.width || static_cast<long long>(r.y) + r.height > win.height)
+        throw InputError(source, where + rect + " leaves the " + window_text(win) + " window");
+    if (w.mapping != kCovLogEuclidean && w.mapping != kCovTangent)
+        throw InputError(source, where + "mapping " + str(w.mapping) + " is unknown (0 or 1)");
+    for (int k = 0; k < kCovDims; ++k)
+        if (!std::isfinite(w.weights[k]))
+            throw InputError(source, where + "weight " + str(k) + " is " + float_text(w.weights[k]));
+    if (!std::isfinite(w.bias)) throw InputError(source, where + "bias is " + float_text(w.bias));
+    if (!(w.limit > 0.f)) throw InputError(source, where + "limit " + float_text(w.limit) + " is not positive");
+    for (int k = 0; k < kCovFeatures * kCovFeatures; ++k) {
+        const float m = w.mean_isqrt[k];
+        if (w.mapping == kCovLogEuclidean ? !is_plus_zero(m) : !std::isfinite(m))
+            throw InputError(source, where + "mean entry " + str(k) + " is " + float_text(m) +
+                                         (w.mapping == kCovLogEuclidean ? " (a log-Euclidean learner has none)" : ""));
+        if (m != w.mean_isqrt[(k % kCovFeatures) * kCovFeatures + k / kCovFeatures])
+            throw InputError(source, where + "the mean's inverse square root is not symmetric at entry " + str(k));
+    }
+}
+
+}  // namespace
+
+void validate(const CovCascade& cascade, const std::string& source) {
+    check_header(cascade.window, cascade.policy, cascade.stages.size(), source);
+    check_stages(cascade.stages, cascade.policy, cascade.weaks.size(), source);
+    const Size win = cascade.window;
+    if (win.width % kCovGrid || win.height % kCovGrid || static_cast<long long>(win.width) * win.height > 65536)
+        throw InputError(source, "window size " + window_text(win) + " is not a multiple of " + str(kCovGrid) +
+                                     " pixels or exceeds 65536 pixels (a covariance model's limits)");
+    for (std::size_t i = 0; i < cascade.weaks.size(); ++i) {
+        const std::string where = weak_location(cascade.stages, i) + ": ";
+        check_cov_weak(cascade.weaks[i], win, where, source);
+        check_step_response(cascade.weaks[i], where, source);
     }
 }
 

@@ -162,8 +162,8 @@ Model read_own_format(const XMLElement& root, const std::string& source) {
     only_attributes(root, {"format_version", "kind", "sum_policy"}, source);
     const long long version = format_version(root, source);
     const std::string_view kind = attribute(root, "kind", source);
-    if (kind != "lbp" && kind != "hog" && kind != "haar")
-        throw InputError(source, "kind " + quoted(kind) + " is not supported (lbp, hog or haar)");
+    if (kind != "lbp" && kind != "hog" && kind != "haar" && kind != "cov")
+        throw InputError(source, "kind " + quoted(kind) + " is not supported (lbp, hog, haar or cov)");
     const SumPolicy policy = sum_policy(root, source);
     const bool lbp = kind == "lbp";
 
@@ -221,9 +221,15 @@ Model read_own_format(const XMLElement& root, const std::string& source) {
         read_hog_weaks(weak_list(), version, c, source);
         validate(c, source);
         model.cascade = std::move(c);
-    } else {
+    } else if (kind == "haar") {
         HaarCascade c = cascade_of(HaarCascade{});
         read_haar_weaks(weak_list(), c, source);
+        validate(c, source);
+        model.cascade = std::move(c);
+    } else {
+        if (version < 6) throw InputError(source, "kind cov needs format_version 6 or later");
+        CovCascade c = cascade_of(CovCascade{});
+        read_cov_weaks(weak_list(), c, source);
         validate(c, source);
         model.cascade = std::move(c);
     }
@@ -351,16 +357,6 @@ std::string to_xml(const HogCascade& c) {
         out += "</hog>\n";
     }
     out += "  </weak_learners>\n</cascade_model>\n";
-    return out;
-}
-
-std::string to_xml(const HaarCascade& c) {
-    std::string out;
-    out.reserve(256 + c.stages.size() * 64 + c.nodes.size() * 256);
-    append_header(out, "haar", c.policy, c.window);
-    append_stages(out, c.stages);
-    append_haar_weaks(out, c);
-    out += "</cascade_model>\n";
     return out;
 }
 

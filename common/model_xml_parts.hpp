@@ -1,5 +1,5 @@
 // Pieces of the project's XML model format (docs/model-format.md) shared by common/model_xml.cpp and the
-// per-kind files (common/haar_model_xml.cpp).
+// per-kind files (common/haar_model_xml.cpp, common/cov_model_xml.cpp).
 #pragma once
 
 #include <string>
@@ -21,5 +21,10 @@ void append_stages(std::string& out, const std::vector<Stage>& stages);
 // The <weak_learners> of a haar model: <tree> elements in order (appended to c.weaks, c.nodes, c.leaves).
 void read_haar_weaks(const tinyxml2::XMLElement& list, HaarCascade& c, const std::string& source);
 void append_haar_weaks(std::string& out, const HaarCascade& c);
+std::string to_xml(const HaarCascade& c);
+
+// The <weak_learners> of a cov model: <cov> elements in order (common/cov_model_xml.cpp); to_xml: the whole model.
+void read_cov_weaks(const tinyxml2::XMLElement& list, CovCascade& c, const std::string& source);
+std::string to_xml(const CovCascade& c);
 
 }  // namespace cascade

@@ -16,8 +16,9 @@ static_assert(sizeof(PackedHeader) == 48, "the packed header is part of the file
 static_assert(sizeof(Stage) == 16 && sizeof(LbpWeak) == 12 && sizeof(HogWeak) == 236 && sizeof(HaarTree) == 12 &&
                   sizeof(HaarNode) == 52,
               "packed records are part of the file format (no padding bytes): bump kPackedVersion when they change");
+static_assert(sizeof(CovWeak) == 496, "packed records are part of the file format: bump kPackedVersion");
 static_assert(std::is_trivially_copyable_v<HogWeak> && std::is_trivially_copyable_v<LbpWeak> &&
-              std::is_trivially_copyable_v<HaarNode>);
+              std::is_trivially_copyable_v<HaarNode> && std::is_trivially_copyable_v<CovWeak>);
 
 using Checksum = std::uint64_t;
 
@@ -53,10 +54,11 @@ PackedHeader header_of(const Cascade& c, std::uint32_t kind) {
 PackedHeader checked_header(const std::uint8_t* bytes, std::size_t size, const std::string& name) {
     PackedHeader h;
     std::memcpy(&h, bytes, sizeof h);
-    if (h.kind > 2) throw InputError(name, "unknown model kind " + std::to_string(h.kind));
+    if (h.kind > 3) throw InputError(name, "unknown model kind " + std::to_string(h.kind));
     if (h.policy > 1) throw InputError(name, "unknown sum policy " + std::to_string(h.policy));
-    if (h.kind == 1 && (h.num_responses != 0 || h.num_stump_words != 0))
-        throw InputError(name, "a HoG model with LBP response or stump tables");
+    if ((h.kind == 1 || h.kind == 3) && (h.num_responses != 0 || h.num_stump_words != 0))
+        throw InputError(name, std::string(h.kind == 1 ? "a HoG" : "a covariance") +
+                                   " model with LBP response or stump tables");
     if ((h.kind == 2) != (h.num_nodes != 0) || (h.kind == 2 && h.num_stump_words != 0))
         throw InputError(name, "tree nodes or stump tables that do not belong to a model of kind " +
                                    std::to_string(h.kind));
@@ -64,7 +66,10 @@ PackedHeader checked_header(const std::uint8_t* bytes, std::size_t size, const s
         throw InputError(name, std::to_string(h.num_stump_words) + " stump table words for " +
                                    std::to_string(h.num_weaks) + " weak learners (" + std::to_string(kStumpWords) +
                                    " each, or none)");
-    const std::size_t weak_size = h.kind == 0 ? sizeof(LbpWeak) : h.kind == 1 ? sizeof(HogWeak) : sizeof(HaarTree);
+    const std::size_t weak_size = h.kind == 0   ? sizeof(LbpWeak)
+                                  : h.kind == 1 ? sizeof(HogWeak)
+                                  : h.kind == 2 ? sizeof(HaarTree)
+                                                : sizeof(CovWeak);
     const std::size_t expected = sizeof h + std::size_t{h.num_stages} * sizeof(Stage) +
                                  std::size_t{h.num_weaks} * weak_size + std::size_t{h.num_responses} * sizeof(float) +
                                  std::size_t{h.num_stump_words} * sizeof(std::uint32_t) +
@@ -113,6 +118,10 @@ std::vector<std::uint8_t> pack_model(const PackedModel& packed) {
         append(out, haar->weaks);
         append(out, haar->leaves);
         append(out, haar->nodes);
+    } else if (const auto* cov = std::get_if<CovCascade>(&packed.model.cascade)) {
+        header = header_of(*cov, 3);
+        append(out, cov->stages);
+        append(out, cov->weaks);
     } else {
         const auto& hog = std::get<HogCascade>(packed.model.cascade);
         header = header_of(hog, 1);
@@ -164,6 +173,10 @@ PackedModel unpack_model(const std::uint8_t* bytes, std::size_t size, const std:
         auto c = cascade_of<HaarCascade>(h, cursor);
         c.leaves = take<float>(cursor, h.num_responses);
         c.nodes = take<HaarNode>(cursor, h.num_nodes);
+        validate(c, name);
+        packed.model.cascade = std::move(c);
+    } else if (h.kind == 3) {
+        auto c = cascade_of<CovCascade>(h, cursor);
         validate(c, name);
         packed.model.cascade = std::move(c);
     } else {

@@ -7,7 +7,8 @@
 // same bytes are written as a binary file and as a C++ header (a byte array) that a program compiles in.
 //
 // File layout (format version kPackedVersion; little-endian; docs/model-format.md):
-//   PackedHeader, then num_stages x Stage, num_weaks x LbpWeak, HogWeak or HaarTree, num_responses x float (LBP:
+//   PackedHeader, then num_stages x Stage, num_weaks x LbpWeak, HogWeak, HaarTree or CovWeak, num_responses x float
+//   (LBP:
 //   response tables; Haar: tree leaves), num_stump_words x uint32, num_nodes x HaarNode, then a uint64 checksum
 //   (64-bit FNV-1a) of every byte before it, the header's included: a file whose any byte changed, window and
 //   sum policy too, is refused.
@@ -27,13 +28,13 @@ namespace cascade {
 constexpr char kPackedMagic[8] = {'C', 'A', 'S', 'C', 'P', 'A', 'K', '\0'};
 // 2: Stage gained its acceptance threshold. 3: LBP stump tables; the checksum covers the whole file.
 // 4: HogWeak's real-valued responses (cuts, responses, slope). 5: Haar models (kind 2, num_nodes).
-// 6: HogWeak's descriptor (integral histograms or Dalal-Triggs).
-constexpr std::uint32_t kPackedVersion = 6;
+// 6: HogWeak's descriptor (integral histograms or Dalal-Triggs). 7: covariance models (kind 3, CovWeak).
+constexpr std::uint32_t kPackedVersion = 7;
 
 struct PackedHeader {
     char magic[8];
     std::uint32_t version;
-    std::uint32_t kind;  // 0: LBP, 1: HoG, 2: Haar
+    std::uint32_t kind;  // 0: LBP, 1: HoG, 2: Haar, 3: covariance
     std::uint32_t policy;
     std::int32_t window_width, window_height;
     std::uint32_t num_stages, num_weaks, num_responses, num_stump_words, num_nodes;

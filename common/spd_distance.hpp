@@ -13,6 +13,7 @@
 
 #include <cmath>
 
+#include "common/exact_math.hpp"
 #include "common/hd.hpp"
 
 namespace cascade {
@@ -47,36 +48,40 @@ CASCADE_HD bool log_det(const double* a, double& out) {
     return true;
 }
 
-// jacobi_eigenvalues: the eigenvalues of symmetric `a` (overwritten) into `values`, cyclic Jacobi rotations
-//   until the off-diagonal is below 1e-15 of the matrix's norm (at most 64 sweeps).
+// jacobi_eigen: the eigenvalues of symmetric `a` (overwritten) into `values` and, when `vectors` is not null,
+//   the orthogonal V with a = V diag(values) V^T (row-major, eigenvector k in column k): cyclic Jacobi rotations
+//   until the off-diagonal is below 1e-15 of the matrix's norm (at most 64 sweeps). Every step is one rounded
+//   IEEE operation (exact_math.hpp: no FMA contraction on the device), so the CPU and the GPU give the same bits.
 template <int d>
-CASCADE_HD void jacobi_eigenvalues(double* a, double* values) {
+CASCADE_HD void jacobi_eigen(double* a, double* values, double* vectors) {
+    using namespace exact;
+    if (vectors)
+        for (int i = 0; i < d * d; ++i) vectors[i] = i % (d + 1) == 0 ? 1.0 : 0.0;
     double norm = 0;
-    for (int i = 0; i < d * d; ++i) norm += a[i] * a[i];
+    for (int i = 0; i < d * d; ++i) norm = add(norm, mul(a[i], a[i]));
     for (int sweep = 0; sweep < 64; ++sweep) {
         double off = 0;
         for (int p = 0; p < d; ++p)
-            for (int q = p + 1; q < d; ++q) off += a[p * d + q] * a[p * d + q];
-        if (off <= 1e-30 * norm) break;
+            for (int q = p + 1; q < d; ++q) off = add(off, mul(a[p * d + q], a[p * d + q]));
+        if (off <= mul(1e-30, norm)) break;
         CASCADE_UNROLL
         for (int p = 0; p < d; ++p) {
             CASCADE_UNROLL
             for (int q = p + 1; q < d; ++q) {
                 const double apq = a[p * d + q];
                 if (apq == 0) continue;
-                const double theta = (a[q * d + q] - a[p * d + p]) / (2 * apq);
-                const double t = (theta >= 0 ? 1 : -1) / (fabs(theta) + sqrt(theta * theta + 1));
-                const double c = 1 / sqrt(t * t + 1), s = t * c;
-                for (int k = 0; k < d; ++k) {  // columns p and q
-                    const double akp = a[k * d + p], akq = a[k * d + q];
-                    a[k * d + p] = c * akp - s * akq;
-                    a[k * d + q] = s * akp + c * akq;
-                }
-                for (int k = 0; k < d; ++k) {  // rows p and q
-                    const double apk = a[p * d + k], aqk = a[q * d + k];
-                    a[p * d + k] = c * apk - s * aqk;
-                    a[q * d + k] = s * apk + c * aqk;
-                }
+                const double theta = div(sub(a[q * d + q], a[p * d + p]), mul(2.0, apq));
+                const double t = div(theta >= 0 ? 1.0 : -1.0, add(fabs(theta), sqrt(add(mul(theta, theta), 1.0))));
+                const double c = div(1.0, sqrt(add(mul(t, t), 1.0))), s = mul(t, c);
+                const auto rotate = [c, s](double& x, double& y) {  // (x, y) <- (c x - s y, s x + c y)
+                    const double x0 = x, y0 = y;
+                    x = sub(mul(c, x0), mul(s, y0));
+                    y = add(mul(s, x0), mul(c, y0));
+                };
+                for (int k = 0; k < d; ++k) rotate(a[k * d + p], a[k * d + q]);  // columns p and q
+                for (int k = 0; k < d; ++k) rotate(a[p * d + k], a[q * d + k]);  // rows p and q
+                if (vectors)
+                    for (int k = 0; k < d; ++k) rotate(vectors[k * d + p], vectors[k * d + q]);
             }
         }
     }
@@ -101,7 +106,7 @@ CASCADE_HD double forstner_distance(const double* a, const double* b) {
             m[i * d + c] = s / l[i * d + i];
         }
     double values[d];
-    jacobi_eigenvalues<d>(m, values);
+    jacobi_eigen<d>(m, values, nullptr);
     double sum = 0;
     for (int i = 0; i < d; ++i) {
         if (!(values[i] > 0)) return INFINITY;

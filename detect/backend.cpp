@@ -4,6 +4,7 @@
 #include <variant>
 
 #include "cli/usage_error.hpp"
+#include "common/cov_cpu_detector.hpp"
 #include "common/haar_cpu_detector.hpp"
 #include "common/hog_cpu_detector.hpp"
 #ifdef CASCADE_GPU_BACKEND

@@ -4,6 +4,7 @@
 
 #include "cli/usage_error.hpp"
 #include "cli/values.hpp"
+#include "common/cov_cpu_detector.hpp"
 #include "common/postprocess.hpp"
 
 namespace cascade::detect {
@@ -13,13 +14,20 @@ using cli::size_text;
 
 namespace {
 
-ScanParams scan_params(const Options& options) {
+// A covariance model scans on its grid: --stride auto is kCovDefaultStride, any other a multiple of kCovGrid.
+ScanParams scan_params(const Options& options, const PackedModel& model) {
     ScanParams params;
+    if (std::holds_alternative<CovCascade>(model.model.cascade)) {
+        if (options.stride == 0) params.rule.stride = kCovDefaultStride;
+        if (options.stride % kCovGrid != 0)
+            throw UsageError("--stride", std::to_string(options.stride) + " is not a multiple of " +
+                                             std::to_string(kCovGrid) + " (a covariance model's grid)");
+    }
     params.pyramid.scale_factor = options.scale_factor;
     params.pyramid.first_scale = options.first_scale;
     params.pyramid.min_object = options.min_size;
     params.pyramid.max_object = options.max_size;
-    params.rule.stride = options.stride;
+    if (options.stride != 0) params.rule.stride = options.stride;
     params.threads = options.threads;
     return params;
 }
@@ -27,7 +35,7 @@ ScanParams scan_params(const Options& options) {
 }  // namespace
 
 Detector::Detector(const PackedModel& model, const Options& options)
-    : backend_(make_backend(options.backend, with_min_score(model, options.min_score), scan_params(options),
+    : backend_(make_backend(options.backend, with_min_score(model, options.min_score), scan_params(options, model),
                             options.gpu)),
       grouping_(options.grouping),
       min_score_(options.min_score) {

@@ -67,7 +67,9 @@ void print_info(const cascade::PackedModel& packed, std::size_t packed_bytes) {
             using C = std::decay_t<decltype(c)>;
             constexpr bool lbp = std::is_same_v<C, cascade::LbpCascade>;
             constexpr bool haar = std::is_same_v<C, cascade::HaarCascade>;
-            std::cout << packed.model.source << ": " << (lbp ? "LBP" : haar ? "Haar" : "HoG") << " cascade, window "
+            constexpr bool cov = std::is_same_v<C, cascade::CovCascade>;
+            std::cout << packed.model.source << ": " << (lbp ? "LBP" : haar ? "Haar" : cov ? "covariance" : "HoG")
+                      << " cascade, window "
                       << c.window.width << "x" << c.window.height << ", " << c.stages.size() << " stages, "
                       << c.weaks.size() << " weak learners, sum policy "
                       << (c.policy == cascade::SumPolicy::per_stage ? "per_stage" : "running");

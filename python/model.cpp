@@ -36,6 +36,7 @@ namespace {
 
 const char* kind_of(const PackedModel& m) {
     if (std::holds_alternative<HaarCascade>(m.model.cascade)) return "haar";
+    if (std::holds_alternative<CovCascade>(m.model.cascade)) return "cov";
     return std::holds_alternative<LbpCascade>(m.model.cascade) ? "lbp" : "hog";
 }
 
@@ -88,7 +89,7 @@ void bind_model(py::module_& module) {
     py::class_<PackedModel, SharedModel>(module, "Model",
                                          "A cascade as the detectors run it; from load_model(), train_lbp() or "
                                          "train_hog().")
-        .def_property_readonly("kind", &kind_of, "'lbp', 'hog' or 'haar'")
+        .def_property_readonly("kind", &kind_of, "'lbp', 'hog', 'haar' or 'cov'")
         .def_property_readonly("source", [](const PackedModel& m) { return m.model.source; },
                                "the file it was read from, or 'embedded:<name>'")
         .def_property_readonly("window", &window_of, "the detection window (width, height)")

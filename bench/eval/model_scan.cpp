@@ -33,6 +33,18 @@ double largest_response(const HogCascade& c, int weak) {
     return m + std::fabs(static_cast<double>(w.slope)) * (std::sqrt(norm2) + std::fabs(static_cast<double>(w.bias)));
 }
 
+// A covariance learner's limit, or HoG's bound with |v| <= 8 * 28: the logarithm's eigenvalues lie within
+// ln(kCovMinEigenvalue) = -27.6 and the normalised covariances' (below e^28) for any practical mean.
+double largest_response(const CovCascade& c, int weak) {
+    const CovWeak& w = c.weaks[static_cast<std::size_t>(weak)];
+    double m = 0.0;
+    for (int k = 0; k <= w.num_cuts; ++k) m = std::max(m, std::fabs(static_cast<double>(w.responses[k])));
+    double norm2 = 0.0;
+    for (const float x : w.weights) norm2 += static_cast<double>(x) * x;
+    const double bound = m + std::fabs(static_cast<double>(w.slope)) * (std::sqrt(norm2) * 8 * 28 + std::fabs(w.bias));
+    return std::min(bound, static_cast<double>(w.limit));
+}
+
 // A tree's response is one of its leaves.
 double largest_response(const HaarCascade& c, int weak) {
     const HaarTree& t = c.weaks[static_cast<std::size_t>(weak)];

@@ -10,6 +10,7 @@
 
 #include "bench/eval/eval_result.hpp"
 #include "bench/eval/test_sets.hpp"
+#include "common/cov_cpu_detector.hpp"
 #include "common/haar_cpu_detector.hpp"
 #include "common/hog_cpu_detector.hpp"
 #include "common/lbp_cpu_detector.hpp"

@@ -1,0 +1,79 @@
+// A covariance cascade of random weak learners for tests (CPU and GPU alike), until a trained model exists:
+// rectangles on the grid, both mappings (a tangent learner's mean a random symmetric matrix near the identity),
+// step responses, linear terms and clipping. Each stage's threshold is put at the 30th percentile of its sums
+// over the windows (stride 8) of a calibration image, so that windows leave at every stage and some pass.
+#pragma once
+
+#include <algorithm>
+#include <random>
+#include <vector>
+
+#include "common/cascade_eval.hpp"
+#include "common/cov_eval.hpp"
+#include "common/cov_features.hpp"
+#include "common/model.hpp"
+
+namespace cascade::test {
+
+inline CovWeak random_cov_weak(std::mt19937& random, Size window, int k) {
+    std::normal_distribution<float> normal(0.f, 1.f);
+    const auto grid = [&](int cells) { return static_cast<int>(random() % static_cast<unsigned>(cells)); };
+    CovWeak w;
+    const int cols = window.width / kCovGrid, rows = window.height / kCovGrid;
+    w.rect.width = kCovGrid * (2 + grid(cols / 2));
+    w.rect.height = kCovGrid * (2 + grid(rows / 2));
+    w.rect.x = kCovGrid * grid(cols - w.rect.width / kCovGrid + 1);
+    w.rect.y = kCovGrid * grid(rows - w.rect.height / kCovGrid + 1);
+    for (float& x : w.weights) x = 0.3f * normal(random);
+    w.bias = 0.1f * normal(random);
+    if (k % 3 == 1) {  // a real-AdaBoost bin table
+        w.num_cuts = 2;
+        w.cuts[0] = -0.5f;
+        w.cuts[1] = 0.5f;
+        w.responses[0] = -0.7f;
+        w.responses[1] = 0.1f;
+        w.responses[2] = 0.6f;
+        w.slope = 0.f;
+    } else if (k % 3 == 2) {
+        w.limit = 1.5f;  // LogitBoost's regression, clipped
+    }
+    if (k % 2 == 1) {
+        w.mapping = kCovTangent;
+        for (int i = 0; i < kCovFeatures; ++i)
+            for (int j = i; j < kCovFeatures; ++j)
+                w.mean_isqrt[i * kCovFeatures + j] = w.mean_isqrt[j * kCovFeatures + i] =
+                    (i == j ? 1.f : 0.f) + 0.1f * normal(random);
+    }
+    return w;
+}
+
+// `stages` stages of `per_stage` learners over a `window` window, thresholds calibrated on `image`.
+inline CovCascade random_cov_cascade(unsigned seed, int stages, int per_stage, const GrayView& image,
+                                     Size window = {64, 128}) {
+    std::mt19937 random(seed);
+    CovCascade c;
+    c.window = window;
+    for (int s = 0; s < stages; ++s) {
+        c.stages.push_back({static_cast<int>(c.weaks.size()), per_stage, 0.f});
+        for (int k = 0; k < per_stage; ++k) c.weaks.push_back(random_cov_weak(random, window, k));
+    }
+    CovPlanes planes;
+    compute_cov_planes(image, planes);
+    const CovGridView sampler = planes.sampler();
+    for (int s = 0; s < stages; ++s) {
+        const CovCascadeView view = view_of(c);
+        std::vector<double> sums;
+        for (int y = 0; y + window.height <= image.height; y += 8)
+            for (int x = 0; x + window.width <= image.width; x += 8) {
+                const CovWindow<CovGridView> w(view, sampler, x, y);
+                double sum = 0;
+                if (run_stages(view, w, 0, s, sum) == s) sums.push_back(add_stage(w, c.stages[s], 0.0));
+            }
+        if (sums.empty()) break;
+        std::nth_element(sums.begin(), sums.begin() + sums.size() * 3 / 10, sums.end());
+        c.stages[static_cast<std::size_t>(s)].threshold = static_cast<float>(sums[sums.size() * 3 / 10]);
+    }
+    return c;
+}
+
+}  // namespace cascade::test
