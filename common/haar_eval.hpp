@@ -23,6 +23,7 @@
 #include "common/cascade_eval.hpp"
 #include "common/exact_math.hpp"
 #include "common/hd.hpp"
+#include "common/integral_view.hpp"
 #include "common/model.hpp"
 
 namespace cascade {
@@ -42,17 +43,21 @@ inline HaarCascadeView view_of(const HaarCascade& c) {
             c.nodes.data(), c.leaves.data()};
 }
 
-// Pixel sum of one rectangle of the window whose top-left corner is (wx, wy), as OpenCV's int.
+// Pixel sum of one rectangle of the window whose top-left corner is the sampler's origin, as OpenCV's int.
+// Each corner is one int index (dy * stride + dx) off the window's origin: the compiler shares r.y * stride
+// between a rectangle's corners, where absolute 64-bit addresses per corner cost about ten instructions each.
 template <class Sampler>
-CASCADE_HD int haar_rect_sum(const Sampler& s, int wx, int wy, HaarRect r, std::int32_t tilted) {
-    const int x = wx + r.x, y = wy + r.y;
+CASCADE_HD int haar_rect_sum(const Sampler& s, HaarRect r, bool tilted) {
+    const int x = r.x, y = r.y, w = r.width, h = r.height;
     if (tilted)  // CV_TILTED_OFS: (x, y), (x - h, y + h), (x + w, y + w), (x + w - h, y + w + h)
-        return static_cast<int>(s.tilted.at(x, y) - s.tilted.at(x - r.height, y + r.height) -
-                                s.tilted.at(x + r.width, y + r.width) +
-                                s.tilted.at(x + r.width - r.height, y + r.width + r.height));
-    return static_cast<int>(s.sums.at(x, y) - s.sums.at(x + r.width, y) - s.sums.at(x, y + r.height) +
-                            s.sums.at(x + r.width, y + r.height));
+        return static_cast<int>(s.tilted.at(x, y) - s.tilted.at(x - h, y + h) - s.tilted.at(x + w, y + w) +
+                                s.tilted.at(x + w - h, y + w + h));
+    return static_cast<int>(s.sums.at(x, y) - s.sums.at(x + w, y) - s.sums.at(x, y + h) + s.sums.at(x + w, y + h));
 }
+
+// A table moved so that its (x, y) is (0, 0), found by argument-dependent lookup beside each sampler's tables:
+// the CPU's here, the GPU's in gpu/haar_cascade_gpu.cu.
+CASCADE_HD IntegralView shifted(const IntegralView& t, int x, int y) { return {t.origin(x, y), t.stride}; }
 
 // Whether adding a stage's leaves in any order gives the same double: true when every partial sum is exact.
 // Each leaf is a float, a multiple of its own unit in the last place, so every partial sum is a multiple of the
@@ -83,23 +88,24 @@ inline bool exact_stage_sums(const HaarCascade& c) {
 }
 
 // The weak learners of a Haar cascade for the window at (x, y); constructing it computes the window's
-// variance normalisation factor and whether the window is refused.
+// variance normalisation factor and whether the window is refused. It reads through `sampler` moved to the
+// window's origin (shifted(table, x, y)), so that every corner is an offset from it.
 template <class Sampler>
 struct HaarWindow {
     const HaarCascadeView& cascade;
-    const Sampler& sampler;
-    int x, y;
+    Sampler sampler;  // the tables with the window's top-left corner at (0, 0)
     float factor = 1.f;
     bool refused = true;
 
     CASCADE_HD HaarWindow(const HaarCascadeView& c, const Sampler& s, int wx, int wy)
-        : cascade(c), sampler(s), x(wx), y(wy) {
+        : cascade(c), sampler{shifted(s.sums, wx, wy), shifted(s.squares, wx, wy), shifted(s.tilted, wx, wy)} {
         using namespace exact;
-        const int nx = wx + 1, ny = wy + 1, nw = c.window.width - 2, nh = c.window.height - 2;
-        const int sum = static_cast<int>(s.sums.at(nx, ny) - s.sums.at(nx + nw, ny) - s.sums.at(nx, ny + nh) +
-                                         s.sums.at(nx + nw, ny + nh));
-        const std::uint32_t squares = s.squares.at(nx, ny) - s.squares.at(nx + nw, ny) -
-                                      s.squares.at(nx, ny + nh) + s.squares.at(nx + nw, ny + nh);
+        const auto& t = sampler;
+        const int nw = c.window.width - 2, nh = c.window.height - 2;  // the rectangle (1, 1, nw, nh)
+        const int sum = static_cast<int>(t.sums.at(1, 1) - t.sums.at(1 + nw, 1) - t.sums.at(1, 1 + nh) +
+                                         t.sums.at(1 + nw, 1 + nh));
+        const std::uint32_t squares =
+            t.squares.at(1, 1) - t.squares.at(1 + nw, 1) - t.squares.at(1, 1 + nh) + t.squares.at(1 + nw, 1 + nh);
         const double area = static_cast<double>(nw * nh);
         const double s_sum = static_cast<double>(sum);
         double nf = sub(mul(area, static_cast<double>(squares)), mul(s_sum, s_sum));
@@ -112,8 +118,9 @@ struct HaarWindow {
 
     CASCADE_HD float feature_value(const HaarFeature& f) const {
         using namespace exact;
+        const bool tilted = f.tilted != 0;
         const auto term = [&](int k) {
-            return mul(f.rects[k].weight, static_cast<float>(haar_rect_sum(sampler, x, y, f.rects[k], f.tilted)));
+            return mul(f.rects[k].weight, static_cast<float>(haar_rect_sum(sampler, f.rects[k], tilted)));
         };
         float v = add(term(0), term(1));
         if (f.rects[2].weight != 0.f) v = add(v, term(2));

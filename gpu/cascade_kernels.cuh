@@ -15,6 +15,11 @@
 //                                            survivors, thousands of trees over few). kNoWarpGroup (LBP): never;
 //                                            in the shared-memory strategy a warp per window only for its last
 //                                            few, the lanes computing past the stage.
+//   static constexpr int kFirstTeamGroup, kTeamLanes;  from this group on (below kFirstWarpGroup) kTeamLanes
+//                                            lanes of a warp per survivor (2-16; gpu/warp_responses.cuh LaneTeam):
+//                                            Haar's group of stages 4-5, some 100 trees over 2.6% of the windows,
+//                                            too few threads one per window to fill the GPU, each a long chain of
+//                                            dependent loads (kNoWarpGroup: never)
 //   static constexpr int kFirstBlockGroup;   from this group on (at least kFirstWarpGroup) a block of 256 threads
 //                                            per survivor, computing a stage side by side: Haar's last group, the
 //                                            few windows that go deep, a stage of up to 211 trees in one step
@@ -82,13 +87,15 @@ __global__ void __launch_bounds__(kFirstGroupThreads)
 }
 
 // Group [begin, end) on a survivor list, a fixed grid looping over it (its length is only known on the
-// device): kLanes threads per survivor: one, a warp (a group from Source::kFirstWarpGroup on) or the block (from
+// device): kLanes threads per survivor: one, a team of Source::kTeamLanes lanes of a warp (a group from
+// Source::kFirstTeamGroup on), a warp (from Source::kFirstWarpGroup on) or the block (from
 // Source::kFirstBlockGroup on); the first of them offers it to the compactor.
 template <class Source, class Compactor, int kLanes>
 __global__ void __launch_bounds__(kFirstGroupThreads) survivor_kernel(Source src, LevelsRef lv, int begin, int end,
                                                                       const Survivor* in, const int* in_count,
                                                                       ListRef out) {
-    static_assert(kLanes == 1 || kLanes == 32 || kLanes == kFirstGroupThreads, "a thread, a warp or the block");
+    static_assert(kLanes == 1 || (kLanes <= 32 && 32 % kLanes == 0) || kLanes == kFirstGroupThreads,
+                  "a thread, a part of a warp, a warp or the block");
     constexpr int kPerBlock = kFirstGroupThreads / kLanes;
     __shared__ typename Compactor::TempStorage temp;
     __shared__ double responses[kLanes == kFirstGroupThreads ? kLanes : 1];  // the block's (BlockTeam)
@@ -108,9 +115,9 @@ __global__ void __launch_bounds__(kFirstGroupThreads) survivor_kernel(Source src
                 int reached;
                 if constexpr (kLanes == 1)
                     reached = run_group(src, view, sampler, s.x, s.y, begin, end, s.sum);
-                else if constexpr (kLanes == 32)
+                else if constexpr (kLanes <= 32)
                     reached = run_group_team(src, view, sampler, s.x, s.y, begin, end, s.sum,
-                                             WarpTeam{exact_sums(src)});
+                                             LaneTeam<kLanes>{exact_sums(src)});
                 else
                     reached = run_group_team(src, view, sampler, s.x, s.y, begin, end, s.sum,
                                              BlockTeam<kLanes>{responses, exact_sums(src)});
@@ -186,6 +193,24 @@ void launch_survivors(const Source& src, const LevelsRef& lv, int begin, int end
     CASCADE_CUDA_CHECK(cudaGetLastError());
 }
 
+// Group g of a compacting strategy: the source's lanes per survivor for it (a source's kFirst*Group constants;
+// kNoWarpGroup: never, so no kernel of that kind is instantiated for it).
+template <class Source, class Compactor>
+void launch_group(const Source& src, const LevelsRef& lv, const std::vector<int>& ends, const CascadeTarget& t,
+                  std::size_t g, const ListRef& out, cudaStream_t stream) {
+    const int group = static_cast<int>(g), begin = ends[g - 1], end = ends[g];
+    if constexpr (Source::kFirstBlockGroup < kNoWarpGroup)
+        if (group >= Source::kFirstBlockGroup)
+            return launch_survivors<Source, Compactor, kFirstGroupThreads>(src, lv, begin, end, t, g, out, stream);
+    if constexpr (Source::kFirstWarpGroup < kNoWarpGroup)
+        if (group >= Source::kFirstWarpGroup)
+            return launch_survivors<Source, Compactor, 32>(src, lv, begin, end, t, g, out, stream);
+    if constexpr (Source::kFirstTeamGroup < kNoWarpGroup)
+        if (group >= Source::kFirstTeamGroup)
+            return launch_survivors<Source, Compactor, Source::kTeamLanes>(src, lv, begin, end, t, g, out, stream);
+    launch_survivors<Source, Compactor, 1>(src, lv, begin, end, t, g, out, stream);
+}
+
 // The first-group kernel, then one survivor kernel per later group, compacting through `Compactor`.
 template <class Source, class Compactor>
 void launch_compacting(const Source& src, const CascadeTarget& t, const KernelTuning& tuning,
@@ -201,25 +226,7 @@ void launch_compacting(const Source& src, const CascadeTarget& t, const KernelTu
     timer.end(stream);
     for (std::size_t g = 1; g < ends.size(); ++g) {
         timer.begin(std::string(name) + "/" + std::to_string(g), stream);
-        const ListRef out{t.lists[g % 2], &t.counts[g]};
-        const int group = static_cast<int>(g);
-        // No warp or block kernel for a source that never takes one.
-        if constexpr (Source::kFirstBlockGroup < kNoWarpGroup) {
-            if (group >= Source::kFirstBlockGroup) {
-                launch_survivors<Source, Compactor, kFirstGroupThreads>(src, lv, ends[g - 1], ends[g], t, g, out,
-                                                                       stream);
-                timer.end(stream);
-                continue;
-            }
-        }
-        if constexpr (Source::kFirstWarpGroup < kNoWarpGroup) {
-            if (group >= Source::kFirstWarpGroup) {
-                launch_survivors<Source, Compactor, 32>(src, lv, ends[g - 1], ends[g], t, g, out, stream);
-                timer.end(stream);
-                continue;
-            }
-        }
-        launch_survivors<Source, Compactor, 1>(src, lv, ends[g - 1], ends[g], t, g, out, stream);
+        launch_group<Source, Compactor>(src, lv, ends, t, g, {t.lists[g % 2], &t.counts[g]}, stream);
         timer.end(stream);
     }
 }

@@ -2,29 +2,50 @@
 
 #include "common/haar_eval.hpp"
 #include "gpu/cascade_kernels.cuh"
-#include "gpu/samplers.cuh"
 
 namespace cascade::gpu {
 
 namespace {
 
-// What a Haar window reads, as HaarIntegralView: the level's tables through the non-coherent cache.
+// One of a level's tables, read through the non-coherent cache with one int index a read. HaarWindow reads it
+// moved to the window's origin (shifted), each corner then one wide multiply-add off it, where the 64-bit sums
+// of samplers.cuh's GlobalIntegral (which the LBP kernels keep: 2-4% faster there) cost three more instructions.
+struct HaarTable {
+    const std::uint32_t* data;
+    int stride;
+    __device__ __forceinline__ std::uint32_t at(int x, int y) const { return __ldg(data + (y * stride + x)); }
+};
+
+// The table moved so that its (x, y) is (0, 0) (common/haar_eval.hpp), the new origin opaque to the compiler,
+// which would otherwise fold it back into every corner's index as a 64-bit sum.
+__device__ __forceinline__ HaarTable shifted(const HaarTable& t, int x, int y) {
+    const std::uint32_t* origin = t.data + (y * t.stride + x);
+    asm("mov.b64 %0, %0;" : "+l"(origin));
+    return {origin, t.stride};
+}
+
+// What a Haar window reads, as HaarIntegralView.
 struct HaarTables {
-    GlobalIntegral sums, squares, tilted;
+    HaarTable sums, squares, tilted;
 };
 
 // The Haar window source (gpu/cascade_kernels.cuh): a tree reads 8 or 12 corners a node, which the L1 cache
 // serves. With the default compaction points (gpu/haar_gpu_detector.hpp: groups end at frontalface_default's
-// trees 9, 25, 84, 189, 406, 2913) a thread per window in groups 0-3, a warp per survivor in group 4 and a block
-// of 256 threads per survivor in group 5, each adding a stage's responses side by side where the cascade's
-// sums are exact in any order (common/haar_eval.hpp exact_stage_sums; every OpenCV Haar cascade). Group 5 is
-// the few windows that go deep: a warp took a stage of up to 211 trees in seven rounds, one after another for
-// the deepest windows (0.53 ms of 1.58 for trees 189-2913 at 1080p); a block takes it in one (0.21 ms for
-// groups 4 and 5). Measured and left out (docs/benchmarks.md): a warp per survivor from group 1 (group 1
-// 0.12 -> 0.8 ms) or 2-3, tiles of the tables in shared memory copied per block as the LBP source's (first
-// group 0.19 -> 0.33 ms), each warp's window staged in shared memory (no faster: the deep groups wait on their
-// chain of dependent loads, not on the L1 cache).
+// trees 9, 25, 84, 189, 406, 2913) a thread per window in groups 0-2, 8 lanes of a warp per survivor in group 3,
+// a warp per survivor in group 4 and a block of 256 threads per survivor in group 5, the teams adding a stage's
+// responses side by side where the cascade's sums are exact in any order (common/haar_eval.hpp
+// exact_stage_sums; every OpenCV Haar cascade). Group 3 (stages 4-5 over 2.6% of the windows at 1080p) was
+// too few threads to fill the GPU, each walking some 100 trees: 8 lanes took it from 0.173 to 0.135 ms
+// (docs/benchmarks.md: teams in groups 1-2 cost more than they save, and 4 or 16 lanes beside them were slower;
+// frontalface_alt2's group 3, 7% of its windows, was slower with 8 lanes). Group 5 is the few windows
+// that go deep: a warp took a stage of up to 211 trees in seven rounds, one after another for the deepest
+// windows (0.53 ms of 1.58 for trees 189-2913 at 1080p); a block takes it in one (0.21 ms for groups 4 and 5).
+// Measured and left out (docs/benchmarks.md): a warp per survivor from group 1 (group 1 0.12 -> 0.8 ms) or 2-3,
+// tiles of the tables in shared memory copied per block as the LBP source's (first group 0.19 -> 0.33 ms), each
+// warp's window staged in shared memory (no faster: the deep groups wait on their chain of dependent loads,
+// not on the L1 cache).
 struct HaarSource : FamilyWindows<HaarFamily> {
+    static constexpr int kFirstTeamGroup = 3, kTeamLanes = 8;
     static constexpr int kFirstWarpGroup = 4;
     static constexpr int kFirstBlockGroup = 5;
     static constexpr int kSharedThreads = 256;
@@ -40,11 +61,11 @@ struct HaarSource : FamilyWindows<HaarFamily> {
         v.leaves = planes.leaves;
         return v;
     }
-    __device__ __forceinline__ GlobalIntegral table(const std::uint32_t* base, const GpuLevel& l) const {
+    __device__ __forceinline__ HaarTable table(const std::uint32_t* base, const GpuLevel& l) const {
         return {base + l.integral_offset, l.integral_stride};
     }
     __device__ __forceinline__ HaarTables level(const GpuLevel& l) const {
-        const GlobalIntegral sums = table(planes.sums, l);  // in place of tilted when no feature reads it
+        const HaarTable sums = table(planes.sums, l);  // in place of tilted when no feature reads it
         return {sums, table(planes.squares, l), planes.tilted ? table(planes.tilted, l) : sums};
     }
     __device__ __forceinline__ HaarTables block(const GpuLevel& l, int, int, int, std::uint32_t*) const {

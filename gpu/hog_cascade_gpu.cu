@@ -38,6 +38,7 @@ template <class Sampler>
 struct HogSource : FamilyWindows<HogFamily> {
     static constexpr int kFirstWarpGroup = 1;
     static constexpr int kFirstBlockGroup = kNoWarpGroup;
+    static constexpr int kFirstTeamGroup = kNoWarpGroup;
     static constexpr int kSharedThreads = 256;
     static constexpr int kSharedMinBlocks = 2;
 

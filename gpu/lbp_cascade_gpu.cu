@@ -24,6 +24,7 @@ template <class Integrals, bool kTiled, bool kStumps>
 struct LbpSource : FamilyWindows<LbpFamily> {
     static constexpr int kFirstWarpGroup = kNoWarpGroup;
     static constexpr int kFirstBlockGroup = kNoWarpGroup;
+    static constexpr int kFirstTeamGroup = kNoWarpGroup;
     // Four warps per 32 x 32 tile rather than eight: fewer warps idle at each barrier and twice the blocks
     // per multiprocessor (docs/benchmarks.md).
     static constexpr int kSharedThreads = 128;

@@ -1,5 +1,5 @@
-// Weak-learner responses of one window computed by a team, the 32 lanes of a warp or the threads of a block,
-// side by side: a window functor for common/cascade_eval.hpp's run_stages, which every lane calls with the same
+// Weak-learner responses of one window computed by a team, the lanes of a warp (all 32, or an aligned part) or
+// the threads of a block, side by side: a window functor for common/cascade_eval.hpp's run_stages, which every lane calls with the same
 // arguments.
 //
 // run_stages asks for responses in increasing order. The first request outside those the lanes hold makes
@@ -23,22 +23,32 @@
 
 namespace cascade::gpu {
 
-// The threads that compute one window's responses together: a warp, which exchanges them by shuffles, or a
-// whole block of kThreads, through shared memory (every thread of the block calls every member).
+// The threads that compute one window's responses together: kWidth lanes of a warp (a whole warp, or an aligned
+// part of one: the warp's other windows may have stopped at other stages, so a part shuffles among its own lanes
+// only), which exchange them by shuffles, or a whole block of kThreads, through shared memory (every thread of
+// the block calls every member).
 // exact_sums: the cascade adds a stage's responses to the same double in any order (common/haar_eval.hpp
 // exact_stage_sums), so the team adds them side by side (sum) instead of one by one.
-struct WarpTeam {
-    static constexpr int kLanes = 32;
+template <int kWidth>
+struct LaneTeam {
+    static_assert(kWidth >= 2 && kWidth <= 32 && 32 % kWidth == 0, "an aligned part of a warp");
+    static constexpr int kLanes = kWidth;
     bool exact_sums = false;
-    __device__ __forceinline__ static int lane() { return static_cast<int>(threadIdx.x % 32); }
+    __device__ __forceinline__ static int lane() { return static_cast<int>(threadIdx.x % kWidth); }
+    __device__ __forceinline__ static unsigned mask() {
+        return kWidth == 32 ? 0xffffffffu : ((1u << kWidth) - 1u) << (threadIdx.x % 32 / kWidth * kWidth);
+    }
     __device__ __forceinline__ void publish(double) const {}
-    __device__ __forceinline__ double read(double mine, int lane) const { return __shfl_sync(0xffffffffu, mine, lane); }
+    __device__ __forceinline__ double read(double mine, int lane) const {
+        return __shfl_sync(mask(), mine, lane, kWidth);
+    }
     // Every lane gets the sum of the lanes' parts (exact sums: the same whatever the butterfly's order).
     __device__ __forceinline__ double sum(double part) const {
-        for (int offset = 16; offset > 0; offset /= 2) part += __shfl_xor_sync(0xffffffffu, part, offset);
+        for (int offset = kWidth / 2; offset > 0; offset /= 2) part += __shfl_xor_sync(mask(), part, offset, kWidth);
         return part;
     }
 };
+using WarpTeam = LaneTeam<32>;
 
 template <int kThreads>
 struct BlockTeam {
