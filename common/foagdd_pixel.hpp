@@ -5,9 +5,13 @@
 //   - foagdd_response: one filter response |I (*) phi| at a pixel, summed in float with explicit fmaf in a fixed
 //     order (column of taps outer, row inner), so that the host and the device round every step alike;
 //   - foagdd_disc_offset: the 37 pixels of the 7x7 disc window, row by row;
-//   - foagdd_measure: the 8x8 multi-directional structure tensor M over the disc (in double, explicit fma) and
+//   - foagdd_measure: the 8x8 multi-directional structure tensor M over the disc (in double) and
 //     det(M) / (tr(M) + eps), det by symmetric elimination without pivoting (M is a Gram matrix: positive
 //     semi-definite; a pivot that is not positive means M is singular to double precision, and the measure is 0).
+//     Each entry of M sums the disc's 37 products in one fixed order (foagdd_widen, foagdd_disc_sum): every disc row
+//     from its centre outwards, then the rows top to bottom. The products of two float responses are exact in
+//     double (48 significant bits), so only these sums round; the GPU's dense kernel forms the same row sums once
+//     per pixel and reuses them across the disc, which gives the same bits as this per-pixel function.
 // The measure grows with the 14th power of intensity (D is linear in I, det M of degree 16, tr M of degree 2):
 // the threshold 10^8.4 holds for 0..255 grey input only.
 #pragma once
@@ -27,12 +31,14 @@ constexpr int kFoagddDisc = 37;         // pixels of the 7x7 disc window
 constexpr int kFoagddLattice = 15;      // filters are built on [-15, 15]^2
 constexpr double kFoagddEps = 2.22e-16;
 
-// Offset (dx, dy) of the disc's j-th pixel, j = 0..36, row-major: rows of 3, 5, 7, 7, 7, 5, 3 pixels.
+// Half the width of the disc's row dy, dy = -3..3: rows of 3, 5, 7, 7, 7, 5, 3 pixels.
+CASCADE_HD constexpr int foagdd_disc_half(int dy) { return dy >= -1 && dy <= 1 ? 3 : 4 - (dy < 0 ? -dy : dy); }
+
+// Offset (dx, dy) of the disc's j-th pixel, j = 0..36, row-major.
 CASCADE_HD void foagdd_disc_offset(int j, int& dx, int& dy) {
     dy = -3;
     for (;;) {
-        const int ady = dy < 0 ? -dy : dy;
-        const int half = ady <= 1 ? 3 : 4 - ady;
+        const int half = foagdd_disc_half(dy);
         if (j < 2 * half + 1) {
             dx = j - half;
             return;
@@ -84,27 +90,51 @@ CASCADE_HD double foagdd_det(double* m) {
     return det;
 }
 
-// The measure det(M) / (tr(M) + eps) from d(k, j), the response of orientation k at the disc's j-th pixel.
+// A centred row sum widened by one pixel on each side: (inner + left) + right. Starting from the centre product,
+// this gives the disc's row sums over 3, 5 and 7 pixels, each nested in the last.
+CASCADE_HD double foagdd_widen(double inner, double left, double right) { return (inner + left) + right; }
+
+// The disc's sum from its rows' sums, top (3 pixels wide) to bottom: r3 r5 r7 r7 r7 r5 r3.
+CASCADE_HD double foagdd_disc_sum(const double* rows) {
+    double sum = rows[0];
+    CASCADE_UNROLL
+    for (int r = 1; r < 7; ++r) sum += rows[r];
+    return sum;
+}
+
+// det(M) / (tr(M) + eps) of the packed upper triangle m (destroyed).
+CASCADE_HD double foagdd_tensor_measure(double* m) {
+    double trace = 0.0;
+    CASCADE_UNROLL
+    for (int k = 0; k < kFoagddOrientations; ++k) trace += m[foagdd_packed(k, k)];
+    return foagdd_det(m) / (trace + kFoagddEps);
+}
+
+// M(k, l) from d(k, j), the response of orientation k at the disc's j-th pixel: the products summed in the
+// fixed order above.
+template <class Responses>
+CASCADE_HD double foagdd_tensor_entry(const Responses& d, int k, int l) {
+    const auto product = [&](int j) { return static_cast<double>(d(k, j)) * static_cast<double>(d(l, j)); };
+    double rows[7];
+    CASCADE_UNROLL
+    for (int r = 0, start = 0; r < 7; ++r) {
+        const int half = foagdd_disc_half(r - 3), centre = start + half;
+        double sum = product(centre);
+        for (int w = 1; w <= half; ++w) sum = foagdd_widen(sum, product(centre - w), product(centre + w));
+        rows[r] = sum;
+        start += 2 * half + 1;
+    }
+    return foagdd_disc_sum(rows);
+}
+
+// The measure det(M) / (tr(M) + eps) from d(k, j).
 template <class Responses>
 CASCADE_HD double foagdd_measure(const Responses& d) {
     constexpr int n = kFoagddOrientations;
     double m[n * (n + 1) / 2];
-    CASCADE_UNROLL
-    for (int i = 0; i < n * (n + 1) / 2; ++i) m[i] = 0.0;
-    for (int j = 0; j < kFoagddDisc; ++j) {
-        double v[n];
-        CASCADE_UNROLL
-        for (int k = 0; k < n; ++k) v[k] = static_cast<double>(d(k, j));
-        CASCADE_UNROLL
-        for (int k = 0; k < n; ++k) {
-            CASCADE_UNROLL
-            for (int l = k; l < n; ++l) m[foagdd_packed(k, l)] = fma(v[k], v[l], m[foagdd_packed(k, l)]);
-        }
-    }
-    double trace = 0.0;
-    CASCADE_UNROLL
-    for (int k = 0; k < n; ++k) trace += m[foagdd_packed(k, k)];
-    return foagdd_det(m) / (trace + kFoagddEps);
+    for (int k = 0; k < n; ++k)
+        for (int l = k; l < n; ++l) m[foagdd_packed(k, l)] = foagdd_tensor_entry(d, k, l);
+    return foagdd_tensor_measure(m);
 }
 
 }  // namespace cascade

@@ -1,5 +1,7 @@
 #include "gpu/foagdd_gpu.hpp"
 
+#include <algorithm>
+
 #include <cub/device/device_select.cuh>
 #include <thrust/iterator/counting_iterator.h>
 
@@ -58,31 +60,90 @@ __global__ void __launch_bounds__(kBlockW * kBlockH) responses_kernel(GrayView i
     }
 }
 
-constexpr int kMeasureW = 32, kMeasureH = 8;
+// The measure: a block computes a 32x8 tile of pixels in two phases over shared memory.
+//   (a) each thread owns one tensor entry (k, l) and 4 adjacent columns of the tile: it walks down the tile's 14
+//       rows (3 above and below), forms the row's products v_k v_l (exact in double) and their centred row sums over
+//       3, 5 and 7 pixels (foagdd_widen), and adds each into the disc sums of the 7 output rows that use that row,
+//       top to bottom (foagdd_disc_sum's order); 36 entries x 8 column groups = 288 threads;
+//   (b) each thread of the first 256 gathers one pixel's 36 entries and computes det / trace.
+// Per pixel and entry that is about 1 + 6 + 6 double operations instead of the 37 of a direct sum over the disc.
+constexpr int kMeasureW = 32, kMeasureH = 8, kMeasureColumns = 4;
+constexpr int kEntries = kFoagddOrientations * (kFoagddOrientations + 1) / 2;
+constexpr int kMeasureThreads = kEntries * (kMeasureW / kMeasureColumns);
 constexpr int kHaloW = kMeasureW + 2 * kBorder, kHaloH = kMeasureH + 2 * kBorder;
+// Shared strides in doubles: rows even (16-byte loads); a plane 16 bytes past a multiple of 128 and an entry 8
+// bytes past one, so that a warp's lanes (consecutive entries) fall in different banks.
+constexpr int kHaloPitch = kHaloW + 2, kPlaneStride = kHaloH * kHaloPitch + 2;
+constexpr int kEntryStride = kMeasureW * kMeasureH + 1;
+constexpr std::size_t kMeasureShared = sizeof(double) * (kFoagddOrientations * kPlaneStride + kEntries * kEntryStride);
 
-// The measure of every pixel, from a shared tile of the response planes.
-__global__ void __launch_bounds__(kMeasureW * kMeasureH)
+// The entry (k, l) of packed index e.
+__device__ void unpack_entry(int e, int& k, int& l) {
+    k = 0;
+    while (e > foagdd_packed(k, kFoagddOrientations - 1)) ++k;
+    l = k + e - foagdd_packed(k, k);
+}
+
+// Phase (a) for entry (k, l) and the columns [c0, c0 + 4) of the tile: m[o * kMeasureW + c0 + c] = M(k, l) there.
+__device__ void disc_sums(const double* planes, int k, int l, int c0, double* m) {
+    const double* vk = planes + k * kPlaneStride + c0;
+    const double* vl = planes + l * kPlaneStride + c0;
+    constexpr int n = kMeasureColumns + 2 * kBorder;
+    double acc[kMeasureH][kMeasureColumns];
+#pragma unroll
+    for (int r = 0; r < kHaloH; ++r) {
+        double p[n];
+#pragma unroll
+        for (int i = 0; i < n; i += 2) {
+            const double2 a = *reinterpret_cast<const double2*>(vk + r * kHaloPitch + i);
+            const double2 b = *reinterpret_cast<const double2*>(vl + r * kHaloPitch + i);
+            p[i] = a.x * b.x;
+            p[i + 1] = a.y * b.y;
+        }
+#pragma unroll
+        for (int c = 0; c < kMeasureColumns; ++c) {
+            double h[4];  // h[w]: the centred sum over 2 w + 1 pixels
+            h[1] = foagdd_widen(p[c + 3], p[c + 2], p[c + 4]);
+            h[2] = foagdd_widen(h[1], p[c + 1], p[c + 5]);
+            h[3] = foagdd_widen(h[2], p[c], p[c + 6]);
+#pragma unroll
+            for (int o = 0; o < kMeasureH; ++o) {
+                const int q = r - o;  // tile row r is the disc's row q of output row o
+                if (q < 0 || q > 6) continue;
+                const double row = h[foagdd_disc_half(q - 3)];
+                acc[o][c] = q == 0 ? row : acc[o][c] + row;
+                if (q == 6) m[o * kMeasureW + c0 + c] = acc[o][c];
+            }
+        }
+    }
+}
+
+__global__ void __launch_bounds__(kMeasureThreads, 2)
     measure_kernel(const float* planes, int width, int height, double* map) {
-    __shared__ float tile[kFoagddOrientations][kHaloH][kHaloW];
+    extern __shared__ double shared[];
+    double* tile = shared;                                          // [k * kPlaneStride + row * kHaloPitch + col]
+    double* entries = shared + kFoagddOrientations * kPlaneStride;  // [e * kEntryStride + pixel of the tile]
     const int pw = width + 2 * kBorder, ph = height + 2 * kBorder;
     const std::size_t plane = static_cast<std::size_t>(pw) * ph;
     const int x0 = blockIdx.x * kMeasureW, y0 = blockIdx.y * kMeasureH;  // plane (x0, y0) is image (x0 - 3, y0 - 3)
-    const int thread = threadIdx.y * kMeasureW + threadIdx.x;
-    for (int i = thread; i < kFoagddOrientations * kHaloH * kHaloW; i += kMeasureW * kMeasureH) {
+    for (int i = threadIdx.x; i < kFoagddOrientations * kHaloH * kHaloW; i += kMeasureThreads) {
         const int k = i / (kHaloH * kHaloW), hy = i / kHaloW % kHaloH, hx = i % kHaloW;
         const int px = x0 + hx, py = y0 + hy;
-        tile[k][hy][hx] = px < pw && py < ph ? planes[k * plane + static_cast<std::size_t>(py) * pw + px] : 0.f;
+        tile[k * kPlaneStride + hy * kHaloPitch + hx] =
+            px < pw && py < ph ? planes[k * plane + static_cast<std::size_t>(py) * pw + px] : 0.f;
     }
     __syncthreads();
-    const int x = x0 + threadIdx.x, y = y0 + threadIdx.y;
-    if (x >= width || y >= height) return;
-    const auto d = [&](int k, int j) {
-        int dx = 0, dy = 0;
-        foagdd_disc_offset(j, dx, dy);
-        return tile[k][threadIdx.y + kBorder + dy][threadIdx.x + kBorder + dx];
-    };
-    map[static_cast<std::size_t>(y) * width + x] = foagdd_measure(d);
+    const int e = threadIdx.x % kEntries;
+    int k = 0, l = 0;
+    unpack_entry(e, k, l);
+    disc_sums(tile, k, l, threadIdx.x / kEntries * kMeasureColumns, entries + e * kEntryStride);
+    __syncthreads();
+    const int t = threadIdx.x, x = x0 + t % kMeasureW, y = y0 + t / kMeasureW;
+    if (t >= kMeasureW * kMeasureH || x >= width || y >= height) return;
+    double m[kEntries];
+#pragma unroll
+    for (int i = 0; i < kEntries; ++i) m[i] = entries[i * kEntryStride + t];
+    map[static_cast<std::size_t>(y) * width + x] = foagdd_tensor_measure(m);
 }
 
 // Step 3's rule (common/foagdd_cpu.cpp's foagdd_candidates) for pixel index i.
@@ -103,12 +164,15 @@ struct IsCandidate {
 };
 
 // One block per candidate: thread (k, j) computes orientation k's response at the disc's j-th pixel for sigma 3,
-// then (if that measure passes) for sigma 4.5; kept = both measures above the threshold.
-__global__ void __launch_bounds__(kScaleThreads)
+// the first 36 threads one tensor entry each, thread 0 det / trace; then the same for sigma 4.5 if the first
+// passed; kept = both measures above the threshold. Few registers, so that several candidates share an SM (thread
+// 0's elimination is serial; the other blocks' responses fill that time).
+__global__ void __launch_bounds__(kScaleThreads, 3)
     scales_kernel(GrayView image, const int* candidates, const float* taps, const double* map, double threshold,
                   std::uint8_t* kept, double* measures) {
     __shared__ float patch[kPatch][kPatch];
     __shared__ float d[kFoagddOrientations][kFoagddDisc];
+    __shared__ double m[kEntries];
     __shared__ bool pass;
     const int i = candidates[blockIdx.x], x = i % image.width, y = i / image.width;
     for (int p = threadIdx.x; p < kPatch * kPatch; p += kScaleThreads)
@@ -118,11 +182,18 @@ __global__ void __launch_bounds__(kScaleThreads)
     int ox = 0, oy = 0;
     foagdd_disc_offset(j, ox, oy);
     const auto pixel = [&](int dx, int dy) { return patch[kPatch / 2 + oy + dy][kPatch / 2 + ox + dx]; };
+    const auto response = [&](int kk, int jj) { return d[kk][jj]; };
     __syncthreads();
     for (int s = 0; s < 2 && pass; ++s) {
         d[k][j] = foagdd_response(taps + (s * kFoagddOrientations + k) * kN1 * kN1, kR1, pixel);
         __syncthreads();
-        if (threadIdx.x == 0) pass = foagdd_measure([&](int kk, int jj) { return d[kk][jj]; }) > threshold;
+        if (threadIdx.x < kEntries) {
+            int ek = 0, el = 0;
+            unpack_entry(threadIdx.x, ek, el);
+            m[threadIdx.x] = foagdd_tensor_entry(response, ek, el);
+        }
+        __syncthreads();
+        if (threadIdx.x == 0) pass = foagdd_tensor_measure(m) > threshold;
         __syncthreads();
     }
     if (threadIdx.x == 0) {
@@ -136,6 +207,8 @@ __global__ void __launch_bounds__(kScaleThreads)
 FoagddGpu::FoagddGpu(double threshold) : threshold_(threshold) {
     const std::vector<float> taps0 = foagdd_taps(0);
     CASCADE_CUDA_CHECK(cudaMemcpyToSymbol(c_taps, taps0.data(), taps0.size() * sizeof(float)));
+    CASCADE_CUDA_CHECK(cudaFuncSetAttribute(measure_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                            static_cast<int>(kMeasureShared)));
     std::vector<float> taps = foagdd_taps(1);
     const std::vector<float> taps2 = foagdd_taps(2);
     taps.insert(taps.end(), taps2.begin(), taps2.end());
@@ -145,20 +218,33 @@ FoagddGpu::FoagddGpu(double threshold) : threshold_(threshold) {
     CASCADE_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
 }
 
-void FoagddGpu::upload(const GrayView& image) {
-    width_ = image.width;
-    height_ = image.height;
-    const std::size_t pixels = static_cast<std::size_t>(width_) * height_;
-    host_image_.resize(pixels);
-    for (int y = 0; y < height_; ++y)
-        std::copy(image.data + static_cast<std::size_t>(y) * image.stride,
-                  image.data + static_cast<std::size_t>(y) * image.stride + width_, host_image_.get() + y * width_);
-    image_.resize(pixels);
-    CASCADE_CUDA_CHECK(
-        cudaMemcpyAsync(image_.get(), host_image_.get(), pixels, cudaMemcpyHostToDevice, stream_.get()));
+std::uint8_t* FoagddGpu::staging(Size size) {
+    host_image_.resize(static_cast<std::size_t>(size.width) * size.height);
+    return host_image_.get();
 }
 
-int FoagddGpu::select_candidates(int width, int height) {
+// In strips of rows: the host copy into the pinned staging (unless the caller wrote the frame there), then the
+// strip's upload, which runs while the next strip is copied.
+void FoagddGpu::upload(const GrayView& image) {
+    constexpr int kStrips = 4;
+    width_ = image.width;
+    height_ = image.height;
+    std::uint8_t* host = staging({width_, height_});
+    image_.resize(static_cast<std::size_t>(width_) * height_);
+    const int rows = (height_ + kStrips - 1) / kStrips;
+    for (int y0 = 0; y0 < height_; y0 += rows) {
+        const int y1 = std::min(height_, y0 + rows);
+        const std::size_t first = static_cast<std::size_t>(y0) * width_, bytes = static_cast<std::size_t>(y1 - y0) * width_;
+        if (image.data != host)
+            for (int y = y0; y < y1; ++y)
+                std::copy(image.data + static_cast<std::size_t>(y) * image.stride,
+                          image.data + static_cast<std::size_t>(y) * image.stride + width_, host + y * width_);
+        CASCADE_CUDA_CHECK(
+            cudaMemcpyAsync(image_.get() + first, host + first, bytes, cudaMemcpyHostToDevice, stream_.get()));
+    }
+}
+
+void FoagddGpu::select_candidates(int width, int height) {
     const int pixels = width * height;
     const IsCandidate rule{map_.get(), width, height, threshold_};
     candidates_.resize(static_cast<std::size_t>(pixels));
@@ -172,9 +258,6 @@ int FoagddGpu::select_candidates(int width, int height) {
     CASCADE_CUDA_CHECK(cudaMemcpyAsync(host_count_.get(), count_.get(), sizeof(int), cudaMemcpyDeviceToHost,
                                        stream_.get()));
     timer_.end(stream_.get());
-    // Every event recorded so far completes here, also when no candidate follows (kernel_times reads them).
-    CASCADE_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
-    return host_count_.get()[0];
 }
 
 std::vector<Keypoint> FoagddGpu::check_scales(int count) {
@@ -208,7 +291,7 @@ std::vector<Keypoint> FoagddGpu::check_scales(int count) {
     return corners;
 }
 
-std::vector<Keypoint> FoagddGpu::detect(const GrayView& image, bool time_kernels) {
+void FoagddGpu::start(const GrayView& image, bool time_kernels) {
     timer_.reset(time_kernels);
     const cudaStream_t s = stream_.get();
     timer_.begin("upload", s);
@@ -225,12 +308,17 @@ std::vector<Keypoint> FoagddGpu::detect(const GrayView& image, bool time_kernels
     timer_.end(s);
     timer_.begin("measure", s);
     measure_kernel<<<dim3((width_ + kMeasureW - 1) / kMeasureW, (height_ + kMeasureH - 1) / kMeasureH),
-                     dim3(kMeasureW, kMeasureH), 0, s>>>(planes_.get(), width_, height_, map_.get());
+                     kMeasureThreads, kMeasureShared, s>>>(planes_.get(), width_, height_, map_.get());
     CASCADE_CUDA_CHECK(cudaGetLastError());
     timer_.end(s);
     timer_.begin("candidates", s);
-    const int count = select_candidates(width_, height_);  // ends the "candidates" time
-    return check_scales(count);
+    select_candidates(width_, height_);  // ends the "candidates" time
+}
+
+std::vector<Keypoint> FoagddGpu::finish() {
+    // Every event recorded so far completes here, also when no candidate follows (kernel_times reads them).
+    CASCADE_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
+    return check_scales(host_count_.get()[0]);
 }
 
 }  // namespace cascade::gpu
