@@ -17,7 +17,8 @@ constexpr int kR1 = 15, kN1 = 2 * kR1 + 1;  // sigma 3 and 4.5
 constexpr int kBorder = 3;                   // responses are needed 3 pixels around the image (the disc)
 constexpr int kBlockW = 32, kBlockH = 8, kRows = 8;  // responses: each thread 8 pixels down a column
 constexpr int kTileW = kBlockW + 2 * kR0, kTileH = kBlockH * kRows + 2 * kR0;
-constexpr int kScaleThreads = kFoagddOrientations * kFoagddDisc;  // one thread per response at a candidate
+constexpr int kDiscSide = 7;                                     // the disc's columns (and rows)
+constexpr int kScaleThreads = kFoagddOrientations * kDiscSide;     // one thread per orientation and disc column
 constexpr int kPatch = 2 * (kR1 + 3) + 1;  // the image a candidate's larger scales read: 37 x 37
 
 __constant__ float c_taps[kFoagddOrientations * kN0 * kN0];
@@ -163,14 +164,47 @@ struct IsCandidate {
     }
 };
 
-// One block per candidate: thread (k, j) computes orientation k's response at the disc's j-th pixel for sigma 3,
-// the first 36 threads one tensor entry each, thread 0 det / trace; then the same for sigma 4.5 if the first
-// passed; kept = both measures above the threshold. Few registers, so that several candidates share an SM (thread
-// 0's elimination is serial; the other blocks' responses fill that time).
-__global__ void __launch_bounds__(kScaleThreads, 3)
+// Index j of the disc pixel (ox, oy) (foagdd_disc_offset's order).
+__device__ int disc_index(int ox, int oy) {
+    int j = 0;
+    for (int dy = -3; dy < oy; ++dy) j += 2 * foagdd_disc_half(dy) + 1;
+    return j + ox + foagdd_disc_half(oy);
+}
+
+// The responses of orientation k at the disc's column ox (the 7 pixels oy = -3..3; the disc keeps |oy| <= its
+// half height) for one of the larger scales (31x31 taps in shared memory): each thread walks the taps' columns
+// dx, holds the patch's column under them (37 values) and adds every tap into all 7 sums, so that each response
+// is summed in foagdd_response's order (dx outer, dy inner, fmaf) with a load per 7 FMA instead of two per FMA.
+__device__ void column_responses(const float (*patch)[kPatch], const float* taps, int k, int ox,
+                                 float (*d)[kFoagddDisc]) {
+    float acc[kDiscSide] = {};
+#pragma unroll 1
+    for (int dx = -kR1; dx <= kR1; ++dx) {
+        float column[kPatch];
+#pragma unroll
+        for (int i = 0; i < kPatch; ++i) column[i] = patch[i][kPatch / 2 + ox + dx];
+        const float* t = taps + (k * kN1 + dx + kR1) * kN1;
+#pragma unroll
+        for (int dy = 0; dy < kN1; ++dy) {
+            const float tap = t[dy];
+#pragma unroll
+            for (int o = 0; o < kDiscSide; ++o) acc[o] = fmaf(tap, column[o + dy], acc[o]);
+        }
+    }
+    const int half = foagdd_disc_half(ox);
+#pragma unroll
+    for (int o = 0; o < kDiscSide; ++o)
+        if (o - 3 >= -half && o - 3 <= half) d[k][disc_index(ox, o - 3)] = fabsf(acc[o]);
+}
+
+// One block per candidate: for sigma 3, the 8 x 37 responses at its disc (column_responses), the 36 tensor entries
+// (one thread each), det / trace (one thread); then the same for sigma 4.5 if the first passed; kept = both
+// measures above the threshold.
+__global__ void __launch_bounds__(kScaleThreads)
     scales_kernel(GrayView image, const int* candidates, const float* taps, const double* map, double threshold,
                   std::uint8_t* kept, double* measures) {
     __shared__ float patch[kPatch][kPatch];
+    __shared__ __align__(16) float scale_taps[kFoagddOrientations * kN1 * kN1];
     __shared__ float d[kFoagddOrientations][kFoagddDisc];
     __shared__ double m[kEntries];
     __shared__ bool pass;
@@ -178,14 +212,14 @@ __global__ void __launch_bounds__(kScaleThreads, 3)
     for (int p = threadIdx.x; p < kPatch * kPatch; p += kScaleThreads)
         patch[p / kPatch][p % kPatch] = foagdd_pixel(image, x - kPatch / 2 + p % kPatch, y - kPatch / 2 + p / kPatch);
     if (threadIdx.x == 0) pass = true;
-    const int k = threadIdx.x / kFoagddDisc, j = threadIdx.x % kFoagddDisc;
-    int ox = 0, oy = 0;
-    foagdd_disc_offset(j, ox, oy);
-    const auto pixel = [&](int dx, int dy) { return patch[kPatch / 2 + oy + dy][kPatch / 2 + ox + dx]; };
     const auto response = [&](int kk, int jj) { return d[kk][jj]; };
-    __syncthreads();
-    for (int s = 0; s < 2 && pass; ++s) {
-        d[k][j] = foagdd_response(taps + (s * kFoagddOrientations + k) * kN1 * kN1, kR1, pixel);
+    for (int s = 0; s < 2; ++s) {
+        if (s > 0 && !pass) break;  // the same for every thread: written before the last barrier
+        constexpr int kQuads = kFoagddOrientations * kN1 * kN1 / 4;  // taps of one scale, 16-byte aligned
+        const float4* source = reinterpret_cast<const float4*>(taps) + s * kQuads;
+        for (int q = threadIdx.x; q < kQuads; q += kScaleThreads) reinterpret_cast<float4*>(scale_taps)[q] = source[q];
+        __syncthreads();
+        column_responses(patch, scale_taps, threadIdx.x / kDiscSide, threadIdx.x % kDiscSide - 3, d);
         __syncthreads();
         if (threadIdx.x < kEntries) {
             int ek = 0, el = 0;

@@ -9,8 +9,8 @@
 //      foagdd_measure, so the same bits), then det / trace per pixel (common/'s foagdd_tensor_measure);
 //   3. candidates: the 5x5 maxima above the threshold, compacted in row-major order by cub::DeviceSelect;
 //   4. larger scales: one block per candidate computes the 2 x 8 x 37 responses of sigma 3 and 4.5 at its disc
-//      (31x31 taps, common/'s foagdd_response), 36 threads the tensor entries, one the measure; the dense planes of
-//      those scales are never made.
+//      (31x31 taps, a thread per orientation and disc column, foagdd_response's order), 36 threads the tensor
+//      entries, one the measure; the dense planes of those scales are never made.
 // The arithmetic is the CPU reference's step for step, so the corners and their measures equal
 // common/foagdd_cpu.hpp's foagdd_keypoints bit for bit (tests/gpu/test_foagdd_gpu.cpp).
 #pragma once
