@@ -25,9 +25,11 @@ __constant__ float c_taps[kFoagddOrientations * kN0 * kN0];
 
 // The 8 response planes over the image and kBorder pixels around it (pw x ph each, plane (px, py) is image
 // (px - 3, py - 3)). The accumulation order per response is foagdd_response's: dx outer, dy inner.
-__global__ void __launch_bounds__(kBlockW * kBlockH) responses_kernel(GrayView image, float* planes, int pw, int ph) {
+// Launched per band of block rows (first_row: the band's first), as the frame's strips arrive.
+__global__ void __launch_bounds__(kBlockW * kBlockH)
+    responses_kernel(GrayView image, float* planes, int pw, int ph, int first_row) {
     __shared__ float tile[kTileH][kTileW];
-    const int px0 = blockIdx.x * kBlockW, py0 = blockIdx.y * kBlockH * kRows;
+    const int px0 = blockIdx.x * kBlockW, py0 = (first_row + blockIdx.y) * kBlockH * kRows;
     const int thread = threadIdx.y * kBlockW + threadIdx.x;
     for (int i = thread; i < kTileW * kTileH; i += kBlockW * kBlockH)
         tile[i / kTileW][i % kTileW] =
@@ -257,25 +259,47 @@ std::uint8_t* FoagddGpu::staging(Size size) {
     return host_image_.get();
 }
 
-// In strips of rows: the host copy into the pinned staging (unless the caller wrote the frame there), then the
-// strip's upload, which runs while the next strip is copied.
-void FoagddGpu::upload(const GrayView& image) {
-    constexpr int kStrips = 4;
+// In strips of rows on the copy stream: the host copy into the pinned staging (unless the caller wrote the frame
+// there), then the strip's upload, which runs while the next strip is copied. With `overlap`, the responses of
+// every band of block rows whose image rows (the 19x19 support and the disc's 3, reflected at the bottom) have
+// arrived are launched at once on the compute stream, so that the upload overlaps the convolution; without it
+// (per-stage timing) they wait for the whole frame.
+void FoagddGpu::upload_and_respond(const GrayView& image, bool overlap) {
     width_ = image.width;
     height_ = image.height;
+    const int pw = width_ + 2 * kBorder, ph = height_ + 2 * kBorder;
+    planes_.resize(static_cast<std::size_t>(pw) * ph * kFoagddOrientations);
     std::uint8_t* host = staging({width_, height_});
     image_.resize(static_cast<std::size_t>(width_) * height_);
-    const int rows = (height_ + kStrips - 1) / kStrips;
-    for (int y0 = 0; y0 < height_; y0 += rows) {
+    const GrayView device_image{image_.get(), width_, height_, width_};
+    constexpr int kBand = kBlockH * kRows;  // plane rows per block row
+    const int bands = (ph + kBand - 1) / kBand, rows = (height_ + kStrips - 1) / kStrips;
+    const cudaStream_t copy = copy_stream_.get(), compute = stream_.get();
+    CASCADE_CUDA_CHECK(cudaEventRecord(strip_ready_[kStrips].get(), compute));  // the last frame's kernels read image_
+    CASCADE_CUDA_CHECK(cudaStreamWaitEvent(copy, strip_ready_[kStrips].get(), 0));
+    timer_.begin("upload", copy);
+    int launched = 0;
+    for (int strip = 0, y0 = 0; y0 < height_; ++strip, y0 += rows) {
         const int y1 = std::min(height_, y0 + rows);
         const std::size_t first = static_cast<std::size_t>(y0) * width_, bytes = static_cast<std::size_t>(y1 - y0) * width_;
         if (image.data != host)
             for (int y = y0; y < y1; ++y)
                 std::copy(image.data + static_cast<std::size_t>(y) * image.stride,
                           image.data + static_cast<std::size_t>(y) * image.stride + width_, host + y * width_);
-        CASCADE_CUDA_CHECK(
-            cudaMemcpyAsync(image_.get() + first, host + first, bytes, cudaMemcpyHostToDevice, stream_.get()));
+        CASCADE_CUDA_CHECK(cudaMemcpyAsync(image_.get() + first, host + first, bytes, cudaMemcpyHostToDevice, copy));
+        if (y1 == height_) timer_.end(copy);
+        CASCADE_CUDA_CHECK(cudaEventRecord(strip_ready_[strip].get(), copy));
+        // Band b reads image rows up to (b + 1) kBand - 1 - kBorder + kR0; beyond the frame they reflect inside it.
+        const int ready = y1 == height_ ? bands : std::max(0, std::min(bands, (y1 - kR0 + kBorder) / kBand));
+        if ((!overlap && y1 < height_) || ready == launched) continue;
+        CASCADE_CUDA_CHECK(cudaStreamWaitEvent(compute, strip_ready_[strip].get(), 0));
+        if (launched == 0) timer_.begin("responses", compute);
+        responses_kernel<<<dim3((pw + kBlockW - 1) / kBlockW, ready - launched), dim3(kBlockW, kBlockH), 0, compute>>>(
+            device_image, planes_.get(), pw, ph, launched);
+        CASCADE_CUDA_CHECK(cudaGetLastError());
+        launched = ready;
     }
+    timer_.end(compute);
 }
 
 void FoagddGpu::select_candidates(int width, int height) {
@@ -328,18 +352,8 @@ std::vector<Keypoint> FoagddGpu::check_scales(int count) {
 void FoagddGpu::start(const GrayView& image, bool time_kernels) {
     timer_.reset(time_kernels);
     const cudaStream_t s = stream_.get();
-    timer_.begin("upload", s);
-    upload(image);
-    timer_.end(s);
-    const int pw = width_ + 2 * kBorder, ph = height_ + 2 * kBorder;
-    planes_.resize(static_cast<std::size_t>(pw) * ph * kFoagddOrientations);
+    upload_and_respond(image, !time_kernels);
     map_.resize(static_cast<std::size_t>(width_) * height_);
-    const GrayView device_image{image_.get(), width_, height_, width_};
-    timer_.begin("responses", s);
-    responses_kernel<<<dim3((pw + kBlockW - 1) / kBlockW, (ph + kBlockH * kRows - 1) / (kBlockH * kRows)),
-                       dim3(kBlockW, kBlockH), 0, s>>>(device_image, planes_.get(), pw, ph);
-    CASCADE_CUDA_CHECK(cudaGetLastError());
-    timer_.end(s);
     timer_.begin("measure", s);
     measure_kernel<<<dim3((width_ + kMeasureW - 1) / kMeasureW, (height_ + kMeasureH - 1) / kMeasureH),
                      kMeasureThreads, kMeasureShared, s>>>(planes_.get(), width_, height_, map_.get());

@@ -1,7 +1,7 @@
 // The FOAGDD corner detector on the GPU (docs/keypoints.md), CUDA and common/ only. Everything stays on the
 // device from the upload of the grey frame to the list of corners:
-//   0. upload: the grey frame through a pinned staging buffer, in strips (the host copy of one overlaps the upload
-//      of the last);
+//   0. upload: the grey frame through a pinned staging buffer in strips on a copy stream (the host copy of one
+//      overlaps the upload of the last), each band of responses launched as soon as its rows have arrived;
 //   1. responses: the first scale's 8 filters (19x19) by a direct shared-memory convolution, each thread 8
 //      pixels down a column, the taps in constant memory; the image is read through common/'s foagdd_pixel
 //      (reflect padding) and every response is summed with fmaf in foagdd_response's order;
@@ -52,12 +52,14 @@ public:
     std::vector<KernelTime> kernel_times() const { return timer_.collect(); }
 
 private:
-    void upload(const GrayView& image);
+    static constexpr int kStrips = 4;  // the frame goes up in strips of rows
+    void upload_and_respond(const GrayView& image, bool overlap);
     void select_candidates(int width, int height);
     std::vector<Keypoint> check_scales(int count);
 
     double threshold_;
-    Stream stream_;
+    Stream stream_, copy_stream_;
+    Event strip_ready_[kStrips + 1];  // each strip uploaded; [kStrips]: the last frame's kernels queued before
     KernelTimer timer_;
     int width_ = 0, height_ = 0;
     PinnedBuffer<std::uint8_t> host_image_;
