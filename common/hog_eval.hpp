@@ -104,8 +104,8 @@ struct HasGradients : std::false_type {};
 template <class Sampler>
 struct HasGradients<Sampler, std::void_t<decltype(std::declval<const Sampler&>().gradient(0, 0))>> : std::true_type {};
 
-// Response of weak learner i of a HoG cascade for the window at (x, y). A sampler without gradients (the GPU's,
-// which refuses models with Dalal-Triggs learners before it runs them) reads every block from the integrals.
+// Response of weak learner i of a HoG cascade for the window at (x, y). A sampler without gradients reads every
+// block from the integrals; the GPU uses one only for models without Dalal-Triggs learners (hog_gpu_detector.cu).
 template <class Sampler>
 struct HogWindow {
     const HogCascadeView& cascade;
