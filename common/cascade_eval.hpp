@@ -71,16 +71,59 @@ CASCADE_HD double add_stage(const Window& window, const Stage& stage, double sum
 // Returns the first stage that rejects the window; cascade.num_stages when a stage's acceptance threshold
 // accepts it (a decision like the last stage's, so `sum` is its score; only models with acceptance thresholds
 // return it before `end` == num_stages); `end` when it passes them all.
+// Whether a window whose sum after stage s is `sum` stops there, and where (`reached`: s when the stage rejects
+// it, num_stages when its acceptance threshold accepts it).
+CASCADE_HD bool stops_at(const Stage& stage, int s, int num_stages, double sum, int& reached) {
+    if (sum < stage.threshold) {
+        reached = s;
+        return true;
+    }
+    if (sum >= stage.accept) {
+        reached = num_stages;
+        return true;
+    }
+    return false;
+}
+
 template <class View, class Window>
 CASCADE_HD int run_stages(const View& cascade, const Window& window, int begin, int end, double& sum) {
     for (int s = begin; s < end; ++s) {
         const Stage stage = cascade.stages[s];
         if (cascade.policy == SumPolicy::per_stage) sum = 0.0;
         sum = add_stage(window, stage, sum);
-        if (sum < stage.threshold) return s;
-        if (sum >= stage.accept) return cascade.num_stages;
+        int reached;
+        if (stops_at(stage, s, cascade.num_stages, sum, reached)) return reached;
     }
     return end;
+}
+
+// run_stages on two windows at once, over a functor whose operator()(i) gives weak learner i's responses for both
+// (.left, .right: common/lbp_tables.hpp TileWindowPair): each window's sum is added in run_stages' order and
+// each stops where run_stages would (reached[k], sum[k] as run_stages' return value and sum). Both are computed
+// until both have stopped; a stopped window's responses are dropped. For cascades without stage_sum.
+template <class View, class Pair>
+CASCADE_HD void run_stages_pair(const View& cascade, const Pair& pair, int begin, int end, double (&sum)[2],
+                                int (&reached)[2]) {
+    reached[0] = reached[1] = end;
+    bool left_on = true, right_on = true;
+    for (int s = begin; s < end && (left_on || right_on); ++s) {
+        const Stage stage = cascade.stages[s];
+        double left = cascade.policy == SumPolicy::per_stage ? 0.0 : sum[0];
+        double right = cascade.policy == SumPolicy::per_stage ? 0.0 : sum[1];
+        for (int i = stage.first; i < stage.first + stage.count; ++i) {
+            const auto r = pair(i);
+            left += r.left;
+            right += r.right;
+        }
+        if (left_on) {
+            sum[0] = left;
+            left_on = !stops_at(stage, s, cascade.num_stages, left, reached[0]);
+        }
+        if (right_on) {
+            sum[1] = right;
+            right_on = !stops_at(stage, s, cascade.num_stages, right, reached[1]);
+        }
+    }
 }
 
 // A window its family refuses before any stage (OpenCV's Haar test of a flat window, haar_eval.hpp): rejected,

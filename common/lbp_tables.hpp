@@ -55,19 +55,27 @@ CASCADE_HD TileWeak load_tile_weak(const TileWeak* weaks, int i) {
 #endif
 }
 
+// The word of a stump's subset that holds `code`'s bit.
+CASCADE_HD std::uint32_t load_subset(const std::uint32_t* stump, int code) {
+#if defined(__CUDA_ARCH__)
+    return __ldg(stump + code / 32);
+#else
+    return stump[code / 32];
+#endif
+}
+
 // The two leaves of a stump (words 8 and 9: 8-byte aligned) and one word of its subset.
 CASCADE_HD void load_stump(const std::uint32_t* stump, int code, std::uint32_t& subset, std::uint32_t& below,
                            std::uint32_t& above) {
 #if defined(__CUDA_ARCH__)
     const uint2 leaves = __ldg(reinterpret_cast<const uint2*>(stump + 8));
-    subset = __ldg(stump + code / 32);
     below = leaves.x;
     above = leaves.y;
 #else
-    subset = stump[code / 32];
     below = stump[8];
     above = stump[9];
 #endif
+    subset = load_subset(stump, code);
 }
 
 CASCADE_HD float float_of_bits(std::uint32_t bits) {
@@ -80,13 +88,18 @@ CASCADE_HD float float_of_bits(std::uint32_t bits) {
 #endif
 }
 
+// The leaf that `code` takes, given the word of the subset that holds its bit.
+CASCADE_HD float leaf(std::uint32_t subset, int code, std::uint32_t below, std::uint32_t above) {
+    return float_of_bits(subset >> (code % 32) & 1u ? above : below);
+}
+
 }  // namespace detail
 
 // The response of the stump at `stump` (kStumpWords words) for LBP code `code`.
 CASCADE_HD float stump_response(const std::uint32_t* stump, int code) {
     std::uint32_t subset, below, above;
     detail::load_stump(stump, code, subset, below, above);
-    return detail::float_of_bits(subset >> (code % 32) & 1u ? above : below);
+    return detail::leaf(subset, code, below, above);
 }
 
 // Response of weak learner i for the window whose top-left integral element is `origin` in an array of the
@@ -106,6 +119,37 @@ struct TileWindow {
             return stump_response(stumps + kStumpWords * w.table, code);
         else
             return responses[w.table + code];
+    }
+};
+
+// Responses of one weak learner for two windows.
+struct ResponsePair {
+    float left, right;
+};
+
+// Weak learner i for two windows side by side: TileWindow's at `origin` and at the element to its right (one
+// record load, one set of corner addresses, one load of the stump's leaves). Each response equals TileWindow's
+// bit for bit, so run_stages_pair over it gives run_stages' decisions and sums for both.
+template <bool kStumps>
+struct TileWindowPair {
+    const float* responses;
+    const TileWeak* weaks;
+    const std::uint32_t* stumps;
+    const std::uint32_t* origin;  // the left window's
+
+    CASCADE_HD ResponsePair operator()(int i) const {
+        const TileWeak w = detail::load_tile_weak(weaks, i);
+        // The same corner offsets: the right window's loads at a constant offset from the left one's.
+        const int left = lbp_code(origin, w.steps), right = lbp_code(origin + 1, w.steps);
+        if constexpr (kStumps) {
+            const std::uint32_t* stump = stumps + kStumpWords * w.table;
+            std::uint32_t subset, below, above;
+            detail::load_stump(stump, left, subset, below, above);
+            const std::uint32_t right_subset = detail::load_subset(stump, right);
+            return {detail::leaf(subset, left, below, above), detail::leaf(right_subset, right, below, above)};
+        } else {
+            return {responses[w.table + left], responses[w.table + right]};
+        }
     }
 };
 

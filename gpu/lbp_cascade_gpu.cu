@@ -26,9 +26,10 @@ struct LbpSource : FamilyWindows<LbpFamily> {
     static constexpr int kFirstBlockGroup = kNoWarpGroup;
     static constexpr int kFirstTeamGroup = kNoWarpGroup;
     // Four warps per 32 x 32 tile rather than eight: fewer warps idle at each barrier and twice the blocks
-    // per multiprocessor (docs/benchmarks.md).
+    // per multiprocessor (docs/benchmarks.md). 10 blocks (48 registers) rather than 12 (40): the first group's
+    // two windows per thread spilled 110 bytes in 40 registers and ran 0.564 ms at 1080p against 0.561.
     static constexpr int kSharedThreads = 128;
-    static constexpr int kSharedMinBlocks = 12;
+    static constexpr int kSharedMinBlocks = 10;
 
     const float* responses;
     const TileWeak* tile_weaks;
@@ -64,6 +65,12 @@ struct LbpSource : FamilyWindows<LbpFamily> {
             return TileWindow<kStumps>{responses, tile_weaks, stumps, sampler.origin(x, y)};
         else
             return FamilyWindows<LbpFamily>::window_at(view, sampler, x, y);
+    }
+
+    // Two windows of a tile side by side, (x, y) and (x + 1, y), for the shared-memory strategy's first group
+    // (gpu/shared_lists.cuh first_group_pairs).
+    __device__ __forceinline__ TileWindowPair<kStumps> window_pair_at(const TileIntegral& tile, int x, int y) const {
+        return {responses, tile_weaks, stumps, tile.origin(x, y)};
     }
 };
 

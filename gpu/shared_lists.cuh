@@ -20,6 +20,8 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
+#include <utility>
 
 #include "gpu/cascade_group.cuh"
 #include "gpu/level_lookup.cuh"
@@ -39,6 +41,14 @@ __host__ __device__ inline int shared_list_bytes(SumPolicy policy) {
     return kSharedList *
            static_cast<int>(2 * sizeof(std::uint16_t) + (policy == SumPolicy::running ? sizeof(double) : 0));
 }
+
+// Whether a source evaluates two windows of `Sampler` side by side (window_pair_at: LBP over integral tiles).
+template <class Source, class Sampler, class = void>
+struct HasWindowPairs : std::false_type {};
+template <class Source, class Sampler>
+struct HasWindowPairs<Source, Sampler,
+                      std::void_t<decltype(std::declval<const Source&>().window_pair_at(
+                          std::declval<const Sampler&>(), 0, 0))>> : std::true_type {};
 
 // One block's lists and counters (shared memory) and its tile's place in the level. Every member function is
 // called by every thread of the block (or, where it says so, by every lane of a warp).
@@ -129,6 +139,8 @@ struct SharedLists {
     template <class View, class Sampler>
     __device__ __forceinline__ unsigned first_group(const Source& src, const View& view, const Sampler& sampler,
                                                     int end, std::uint8_t* stage0_rejected) const {
+        if constexpr (HasWindowPairs<Source, Sampler>::value)
+            if (l.step == 1) return first_group_pairs(src, view, sampler, end, stage0_rejected);
         unsigned kept = 0;
 #pragma unroll 1
         for (int p = threadIdx.x; p < kSharedList; p += kThreads) {
@@ -142,6 +154,40 @@ struct SharedLists {
                 on = reached >= end;
             }
             keep(on, 0, p, static_cast<std::uint16_t>(p | (reached > end ? kAcceptedIndex : 0)), sum, kept);
+        }
+        return kept;
+    }
+
+    // first_group with two windows side by side per thread, positions p and p + 1 (p even; step 1, so the right
+    // window's corners are one element to the right of the left one's): one weak-learner record, one set of
+    // corner addresses and one load of the stump's leaves for both. A warp's 16 pairs of one row and 16 of the
+    // next hit 32 banks (odd tile pitch). Its slots are first_group's: the windows of round k in slots 2k, 2k + 1.
+    template <class View, class Sampler>
+    __device__ __forceinline__ unsigned first_group_pairs(const Source& src, const View& view, const Sampler& sampler,
+                                                          int end, std::uint8_t* stage0_rejected) const {
+        static_assert(kSharedList % (2 * kThreads) == 0 && kTileWidth % 2 == 0, "whole pairs, in one row");
+        unsigned kept = 0;
+#pragma unroll 1
+        for (int k = 0; k < kSharedList / (2 * kThreads); ++k) {
+            const int p = 2 * (static_cast<int>(threadIdx.x) + k * kThreads);
+            const int gx = gx0 + p % kTileWidth, gy = gy0 + p / kTileWidth;
+            bool on[2] = {gy < l.grid_height && gx < l.grid_width, gy < l.grid_height && gx + 1 < l.grid_width};
+            double sum[2] = {0.0, 0.0};
+            int reached[2] = {0, 0};
+            if (on[1])
+                run_stages_pair(view, src.window_pair_at(sampler, gx, gy), 0, end, sum, reached);
+            else if (on[0])  // the grid's last column
+                reached[0] = run_group(src, view, sampler, gx, gy, 0, end, sum[0]);
+#pragma unroll
+            for (int w = 0; w < 2; ++w) {
+                if (on[w]) {
+                    if (stage0_rejected)
+                        stage0_rejected[l.first_position + gy * l.grid_width + gx + w] = reached[w] == 0;
+                    on[w] = reached[w] >= end;
+                }
+                keep(on[w], 0, static_cast<int>(threadIdx.x) + (2 * k + w) * kThreads,
+                     static_cast<std::uint16_t>((p + w) | (reached[w] > end ? kAcceptedIndex : 0)), sum[w], kept);
+            }
         }
         return kept;
     }
