@@ -120,10 +120,10 @@ CASCADE_HD void window_covariance(const CovarianceIntegralView& v, int x, int y,
 
 enum class CovMetric { forstner, jbld };
 
-// window_distance: the distance of the w x h window at (x, y) to `target` (a regularised covariance, d x d;
-//   d == v.layout.dim()).
+// window_distance: the distance of the w x h window at (x, y) to `target` (spd_target of a regularised covariance,
+//   d x d; d == v.layout.dim()).
 template <int d>
-CASCADE_HD double window_distance(const CovarianceIntegralView& v, int x, int y, int w, int h, const double* target,
+CASCADE_HD double window_distance(const CovarianceIntegralView& v, int x, int y, int w, int h, const SpdTarget& target,
                                   CovMetric metric) {
     double cov[d * d];
     window_covariance<d>(v, x, y, w, h, cov);
@@ -131,7 +131,7 @@ CASCADE_HD double window_distance(const CovarianceIntegralView& v, int x, int y,
 }
 
 // The same for the layout's d at run time.
-CASCADE_HD double window_distance(const CovarianceIntegralView& v, int x, int y, int w, int h, const double* target,
+CASCADE_HD double window_distance(const CovarianceIntegralView& v, int x, int y, int w, int h, const SpdTarget& target,
                                   CovMetric metric) {
     switch (v.layout.dim()) {
         case 3: return window_distance<3>(v, x, y, w, h, target, metric);

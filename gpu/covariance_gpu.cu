@@ -2,22 +2,59 @@
 
 #include <cmath>
 #include <cstring>
-#include <cub/device/device_reduce.cuh>
+#include <cub/block/block_reduce.cuh>
+#include <cuda/functional>
 
+#include "common/error.hpp"
 #include "gpu/cuda_check.hpp"
 
 namespace cascade::gpu {
 
 namespace {
 
+constexpr int kWindowBlock = 256;
+constexpr int kSizesPerLaunch = 32;
+
+// The window sizes of one launch (one launch for all of them: a size's few thousand windows alone would leave
+// most of the card idle). Block b computes windows of the size s with first_block[s] <= b < first_block[s + 1].
+struct WindowLaunch {
+    int sizes = 0;
+    int first_block[kSizesPerLaunch + 1] = {};
+    int width[kSizesPerLaunch] = {}, height[kSizesPerLaunch] = {}, map_width[kSizesPerLaunch] = {};
+    int count[kSizesPerLaunch] = {};                  // windows of the size
+    unsigned offset[kSizesPerLaunch] = {};            // its first window's index in all maps
+};
+
+// A window's key for the best window: its distance's bits in an order-preserving form (the high half), its index
+// in all maps (the low half); the smallest key is the smallest distance and, among equals, the first window.
+__device__ unsigned long long best_key(float distance, unsigned index) {
+    const unsigned bits = __float_as_uint(distance == 0 ? 0.f : distance);  // -0 as +0
+    const unsigned ordered = bits & 0x80000000u ? ~bits : bits | 0x80000000u;
+    return static_cast<unsigned long long>(ordered) << 32 | index;
+}
+
 // One thread per window; D, the layout's dimension, a template argument so that the matrices stay in registers.
+// With `best`, each block's smallest key goes into *best by atomicMin.
 template <int D>
-__global__ void covariance_windows(CovarianceIntegralView view, Size window, int step, int map_w, int map_h,
-                                   const double* target, CovMetric metric, float* out) {
-    const int col = blockIdx.x * blockDim.x + threadIdx.x, row = blockIdx.y * blockDim.y + threadIdx.y;
-    if (col >= map_w || row >= map_h) return;
-    out[static_cast<std::size_t>(row) * map_w + col] = static_cast<float>(
-        window_distance<D>(view, col * step, row * step, window.width, window.height, target, metric));
+__global__ void __launch_bounds__(kWindowBlock)
+    covariance_windows(CovarianceIntegralView view, WindowLaunch launch, int step, const SpdTarget* target,
+                       CovMetric metric, float* out, unsigned long long* best) {
+    int s = 0;
+    while (static_cast<int>(blockIdx.x) >= launch.first_block[s + 1]) ++s;
+    const int i = (static_cast<int>(blockIdx.x) - launch.first_block[s]) * kWindowBlock + static_cast<int>(threadIdx.x);
+    unsigned long long key = ~0ull;
+    if (i < launch.count[s]) {
+        const int row = i / launch.map_width[s], col = i - row * launch.map_width[s];
+        const float distance = static_cast<float>(window_distance<D>(
+            view, col * step, row * step, launch.width[s], launch.height[s], *target, metric));
+        out[launch.offset[s] + i] = distance;
+        key = best_key(distance, launch.offset[s] + static_cast<unsigned>(i));
+    }
+    if (!best) return;  // the same for the whole block
+    using Reduce = cub::BlockReduce<unsigned long long, kWindowBlock>;
+    __shared__ typename Reduce::TempStorage temp;
+    const unsigned long long block_best = Reduce(temp).Reduce(key, cuda::minimum<>{});
+    if (threadIdx.x == 0) atomicMin(best, block_best);
 }
 
 }  // namespace
@@ -25,9 +62,9 @@ __global__ void covariance_windows(CovarianceIntegralView view, Size window, int
 CovarianceMatcherGpu::CovarianceMatcherGpu(CovarianceLayout layout, const std::vector<double>& target,
                                            CovMetric metric)
     : layout_(layout), metric_(metric) {
-    copy_to_device(target_, target, stream_.get());
-    best_.resize(2);
-    best_host_.resize(2);
+    copy_to_device(target_, std::vector<SpdTarget>{spd_target(target.data(), layout.dim())}, stream_.get());
+    best_.resize(1);
+    best_host_.resize(1);
     CASCADE_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
 }
 
@@ -63,7 +100,7 @@ void CovarianceMatcherGpu::upload(const MatchPlanes& colour, const GrayView& gre
 }
 
 void CovarianceMatcherGpu::enqueue(const MatchPlanes& colour, const GrayView& grey, const std::vector<Size>& windows,
-                                   int step) {
+                                   int step, bool with_best) {
     const int width = grey.width, height = grey.height, channels = colour.channels;
     const std::size_t plane = static_cast<std::size_t>(width) * height;
     timer_.reset(timing_);
@@ -82,26 +119,35 @@ void CovarianceMatcherGpu::enqueue(const MatchPlanes& colour, const GrayView& gr
         maps_[s].height = (height - windows[s].height) / step + 1;
         total += static_cast<std::size_t>(maps_[s].width) * maps_[s].height;
     }
+    if (total > UINT32_MAX) throw InputError("region covariance", "over 2^32 windows in one frame");
     scores_.resize(total);
+    if (with_best) CASCADE_CUDA_CHECK(cudaMemsetAsync(best_.get(), 0xff, sizeof(unsigned long long), stream_.get()));
     const auto kernel = layout_.dim() == 3 ? covariance_windows<3> : layout_.dim() == 5 ? covariance_windows<5>
                         : layout_.dim() == 7 ? covariance_windows<7> : covariance_windows<9>;
-    std::size_t offset = 0;
-    for (std::size_t s = 0; s < windows.size(); ++s) {
-        const ScoreMap& m = maps_[s];
-        const dim3 block(32, 4), grid((m.width + 31) / 32, (m.height + 3) / 4);
-        timer_.begin("windows " + std::to_string(windows[s].width) + "x" + std::to_string(windows[s].height),
-                     stream_.get());
-        kernel<<<grid, block, 0, stream_.get()>>>(integrals_.view(), windows[s], step, m.width, m.height,
-                                                  target_.get(), metric_, scores_.get() + offset);
+    timer_.begin("windows", stream_.get());
+    unsigned offset = 0;
+    for (std::size_t first = 0; first < windows.size(); first += kSizesPerLaunch) {
+        WindowLaunch launch;
+        for (std::size_t s = first; s < windows.size() && launch.sizes < kSizesPerLaunch; ++s, ++launch.sizes) {
+            const int k = launch.sizes;
+            launch.width[k] = windows[s].width;
+            launch.height[k] = windows[s].height;
+            launch.map_width[k] = maps_[s].width;
+            launch.count[k] = maps_[s].width * maps_[s].height;
+            launch.offset[k] = offset;
+            launch.first_block[k + 1] = launch.first_block[k] + (launch.count[k] + kWindowBlock - 1) / kWindowBlock;
+            offset += static_cast<unsigned>(launch.count[k]);
+        }
+        kernel<<<launch.first_block[launch.sizes], kWindowBlock, 0, stream_.get()>>>(
+            integrals_.view(), launch, step, target_.get(), metric_, scores_.get(), with_best ? best_.get() : nullptr);
         CASCADE_CUDA_CHECK(cudaGetLastError());
-        timer_.end(stream_.get());
-        offset += static_cast<std::size_t>(m.width) * m.height;
     }
+    timer_.end(stream_.get());
 }
 
 std::vector<ScoreMap> CovarianceMatcherGpu::search(const MatchPlanes& colour, const GrayView& grey,
                                                    const std::vector<Size>& windows, int step) {
-    enqueue(colour, grey, windows, step);
+    enqueue(colour, grey, windows, step, false);
     std::vector<ScoreMap> maps = maps_;
     std::size_t offset = 0;
     for (ScoreMap& m : maps) {
@@ -116,28 +162,19 @@ std::vector<ScoreMap> CovarianceMatcherGpu::search(const MatchPlanes& colour, co
 
 void CovarianceMatcherGpu::start(const MatchPlanes& colour, const GrayView& grey, const std::vector<Size>& windows,
                                  int step) {
-    enqueue(colour, grey, windows, step);
-    const cudaStream_t s = stream_.get();
-    std::int64_t total = 0;
-    for (const ScoreMap& m : maps_) total += static_cast<std::int64_t>(m.width) * m.height;
-    float* value = reinterpret_cast<float*>(best_.get() + 1);
-    timer_.begin("best", s);
-    std::size_t bytes = 0;
-    CASCADE_CUDA_CHECK(cub::DeviceReduce::ArgMin(nullptr, bytes, scores_.get(), value, best_.get(), total, s));
-    reduce_storage_.resize(bytes);
-    CASCADE_CUDA_CHECK(cub::DeviceReduce::ArgMin(reduce_storage_.get(), bytes, scores_.get(), value, best_.get(), total, s));
-    timer_.end(s);
-    CASCADE_CUDA_CHECK(
-        cudaMemcpyAsync(best_host_.get(), best_.get(), 2 * sizeof(std::int64_t), cudaMemcpyDeviceToHost, s));
+    enqueue(colour, grey, windows, step, true);
+    CASCADE_CUDA_CHECK(cudaMemcpyAsync(best_host_.get(), best_.get(), sizeof(unsigned long long),
+                                       cudaMemcpyDeviceToHost, stream_.get()));
 }
 
 CovarianceBest CovarianceMatcherGpu::finish_best() {
     CASCADE_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
-    std::int64_t index = best_host_.get()[0], total = 0;
+    const unsigned long long key = best_host_.get()[0];
+    const unsigned ordered = static_cast<unsigned>(key >> 32), bits = ordered & 0x80000000u ? ordered & 0x7fffffffu : ~ordered;
+    std::int64_t index = static_cast<std::int64_t>(key & 0xffffffffu);
     CovarianceBest best;
-    std::memcpy(&best.distance, best_host_.get() + 1, sizeof best.distance);
-    for (const ScoreMap& m : maps_) total += static_cast<std::int64_t>(m.width) * m.height;
-    if (index < 0 || index >= total) {  // no distance under FLT_MAX (none is: covariances are regularised)
+    std::memcpy(&best.distance, &bits, sizeof best.distance);
+    if (!(best.distance < INFINITY)) {  // no finite distance (none is: covariances are regularised)
         index = 0;
         best.distance = INFINITY;
     }

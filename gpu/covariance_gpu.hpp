@@ -4,10 +4,11 @@
 //
 // Frames go up through a pinned staging buffer owned by the matcher (the caller's planes are copied there plane
 // by plane, each plane's upload overlapping the next one's copy; a caller that writes its frame straight into
-// staging() skips the copy). Windows: one thread per window, common/'s window_distance for the layout's dimension
-// (covariance, Cholesky, Jacobi, the matrices in registers), so the distances equal the CPU reference's up to the
-// device's log and sqrt (double, within an ulp or two). search() downloads every map; best() only the best window
-// (cub::DeviceReduce::ArgMin over all maps on the device).
+// staging() skips the copy). Windows: one thread per window, every window size in one launch, common/'s
+// window_distance for the layout's dimension (covariance, then Jacobi or Cholesky against the target prepared once
+// by spd_target, the matrices in registers), so the distances equal the CPU reference's up to the device's log and
+// sqrt (double, within an ulp or two). search() downloads every map; best() only the best window (each block's
+// best by cub::BlockReduce, the frame's by one atomicMin on the distance's bits and the window's index).
 #pragma once
 
 #include <cstdint>
@@ -54,20 +55,22 @@ public:
 
     // staging: pinned host memory for a frame of `size`: layout.channels colour planes, then the grey plane, each
     //   size.width x size.height bytes, stride size.width. A frame written there and passed to search/best/start as
-    //   views of these planes is not copied again on the host. Valid until the next call with another size.
+    //   views of these planes is not copied again on the host. Valid until the next call with another size; write
+    //   there only after the last search, best or finish_best returned (the upload reads it until then).
     std::uint8_t* staging(Size size);
 
     // The integral images of the last search (host copy), as common/covariance_integrals.hpp lays them out.
     std::vector<std::int64_t> integrals() const;
 
     // Kernel times of the last search, after it returned: totals, carries, integrals (gpu/covariance_integrals_gpu),
-    // then the windows (one entry per window size) and, for best(), "best".
+    // then "windows" (every window size's distances and, for best(), the best window).
     std::vector<KernelTime> times() const { return timer_.collect(); }
     void time_kernels(bool on) { timing_ = on; }
 
 private:
     void upload(const MatchPlanes& colour, const GrayView& grey);
-    void enqueue(const MatchPlanes& colour, const GrayView& grey, const std::vector<Size>& windows, int step);
+    void enqueue(const MatchPlanes& colour, const GrayView& grey, const std::vector<Size>& windows, int step,
+                 bool with_best);
 
     Stream stream_;
     CovarianceLayout layout_;
@@ -75,16 +78,15 @@ private:
     bool timing_ = false;
     KernelTimer timer_;
     Event uploaded_;  // the last frame's upload has read the staging buffer
-    DeviceBuffer<double> target_;
+    DeviceBuffer<SpdTarget> target_;
     PinnedBuffer<std::uint8_t> staging_;
     Size staged_;  // the frame size staging_ is laid out for
     DeviceBuffer<std::uint8_t> pixels_;  // the colour planes, then the grey plane
     CovarianceIntegralsGpu integrals_;
     std::vector<ScoreMap> maps_;  // the last search's map sizes (no scores)
     DeviceBuffer<float> scores_;  // every map, one after another
-    DeviceBuffer<std::uint8_t> reduce_storage_;
-    DeviceBuffer<std::int64_t> best_;   // ArgMin's index, then its value (a float in the second element)
-    PinnedBuffer<std::int64_t> best_host_;
+    DeviceBuffer<unsigned long long> best_;  // the best window's key: its distance's bits, then its index
+    PinnedBuffer<unsigned long long> best_host_;
 };
 
 }  // namespace cascade::gpu

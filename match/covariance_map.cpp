@@ -19,10 +19,11 @@ ScoreMap covariance_map(const CovarianceIntegrals& frame, Size window, const std
     map.height = (frame.size.height - window.height) / step + 1;
     map.scores.assign(static_cast<std::size_t>(map.width) * map.height, 0.f);
     const CovarianceIntegralView view = frame.view();
+    const SpdTarget prepared = spd_target(target.data(), frame.layout.dim());
     parallel_for(map.height, [&](int row) {
         for (int col = 0; col < map.width; ++col)
             map.scores[static_cast<std::size_t>(row) * map.width + col] = static_cast<float>(
-                window_distance(view, col * step, row * step, window.width, window.height, target.data(), metric));
+                window_distance(view, col * step, row * step, window.width, window.height, prepared, metric));
     }, threads);
     return map;
 }

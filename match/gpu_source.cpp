@@ -42,6 +42,8 @@ public:
         return Detection{{b.x, b.y, w.width, w.height}, b.distance};
     }
 
+    std::uint8_t* staging(Size size) override { return covariance_ ? covariance_->staging(size) : nullptr; }
+
     std::vector<std::vector<MatchPosition>> exact(const MatchPlanes& image) override {
         std::vector<std::vector<MatchPosition>> out;
         for (const auto& m : matchers_) out.push_back(m->exact_matches(image));

@@ -3,6 +3,7 @@
 // maps (tests/gpu/). A source holds the template at every --scales size, in that order.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -30,6 +31,10 @@ public:
     // (match/peaks.hpp), where the source finds it without handing over its maps (the GPU's region covariance:
     // only the result leaves the device); nullopt where it does not (then take the maps).
     virtual std::optional<Detection> best(const MatchPlanes&, const GrayView&) { return std::nullopt; }
+    // Where the source wants a frame of `size` written (the GPU's region covariance: its pinned staging, laid out
+    // as split_into in match/cv_planes.hpp writes it), or nullptr. Planes written there and passed to maps or best
+    // are not copied again.
+    virtual std::uint8_t* staging(Size) { return nullptr; }
 };
 
 std::unique_ptr<MapSource> make_cpu_source(const Options& options, const TemplatePlanes& templates);

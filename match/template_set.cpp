@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
@@ -77,7 +78,12 @@ Size TemplateSet::largest() const {
 
 std::vector<Detection> TemplateSet::find(const cv::Mat& image, const cv::Mat& grey) {
     std::vector<cv::Mat> image_split;
-    const MatchPlanes image_planes = match_planes(image, image_split);
+    MatchPlanes image_planes;
+    GrayView grey_planes = grey_view(grey);
+    if (std::uint8_t* staging = source_->staging({image.cols, image.rows}))
+        std::tie(image_planes, grey_planes) = split_into(image, grey, staging);
+    else
+        image_planes = match_planes(image, image_split);
     std::vector<Detection> found;
     if (options_.exact) {
         const auto positions = source_->exact(image_planes);
@@ -90,8 +96,8 @@ std::vector<Detection> TemplateSet::find(const cv::Mat& image, const cv::Mat& gr
     }
     const PeakRules rules{options_.top, options_.threshold, options_.nms_iou};
     if (!rules.threshold && rules.top == 1)
-        if (const std::optional<Detection> best = source_->best(image_planes, grey_view(grey))) return {*best};
-    const std::vector<ScoreMap> maps = source_->maps(image_planes, grey_view(grey));
+        if (const std::optional<Detection> best = source_->best(image_planes, grey_planes)) return {*best};
+    const std::vector<ScoreMap> maps = source_->maps(image_planes, grey_planes);
     for (std::size_t i = 0; i < templates_.size(); ++i) {
         const Size size{templates_[i].cols, templates_[i].rows};
         const std::vector<Detection> peaks = find_peaks(maps[i], size, options_.method, rules);

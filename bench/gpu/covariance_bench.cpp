@@ -4,13 +4,17 @@
 // frame's centre, 8 window sizes from 0.25 to 2 times the target (geometric), windows --step pixels apart.
 // GPU, medians over --frames (host clock around each call; kernels by CUDA events):
 //   maps:      search(): the frame's planes from pageable memory, every window's distance, all maps downloaded;
-//   best:      best(): the same frame, only the best window downloaded (what cascade-match reports by default);
-//   staged:    best() of a frame already in the matcher's pinned staging (a decoder writing there: no host copy);
-//   pipelined: wall time per frame over --frames frames through two matchers in turn, one frame's upload (and
-//              host copy from pageable memory) overlapping the other's kernels: throughput, not latency;
-//   integrals / windows: the kernels of a best() call (windows: the distances and the argmin); TB/s: the integral
-//              images' bytes (written once) over their time.
-// CPU: median over --cpu-frames. "same best": the GPU's best() and the CPU's best window agree on every CPU frame.
+//   best:      best(): the same planes, only the best window downloaded (one thread copies them into staging);
+//   staged:    best() of a frame already in the matcher's pinned staging (no host copy at all);
+//   split:     a decoded frame (interleaved BGR and its grey image, as cascade-match has it) split straight into
+//              staging on OpenCV's threads (match/cv_planes.hpp's split_into), then best(): cascade-match's
+//              per-frame latency from a decoded frame to its best window;
+//   pipelined: wall time per frame over --frames frames through two matchers in turn, each frame split into its
+//              matcher's staging while the other matcher's frame is uploaded and searched: throughput, not latency;
+//   integrals / windows: the kernels of a best() call (windows: the distances and the best window); TB/s: the
+//              integral images' bytes (written once) over their time.
+// CPU: median over --cpu-frames. "same best": the GPU's best() and the CPU's best window agree on every CPU frame,
+// and best() of the split frame equals best() of the pageable planes on every frame.
 #include "bench/gpu/families.hpp"
 
 #include <chrono>
@@ -31,6 +35,7 @@
 #include "gpu/covariance_gpu.hpp"
 #include "gpu/cuda_check.hpp"
 #include "match/covariance_map.hpp"
+#include "match/cv_planes.hpp"
 
 namespace cascade::bench {
 
@@ -74,7 +79,7 @@ CovarianceBenchOptions parse(int argc, char** argv) {
 
 struct BenchFrame {
     std::vector<cv::Mat> planes;  // B, G, R
-    cv::Mat grey;
+    cv::Mat bgr, grey;            // the planes interleaved; its grey image
     MatchPlanes colour() const {
         MatchPlanes p;
         p.channels = 3;
@@ -105,7 +110,7 @@ std::size_t best_index(const std::vector<ScoreMap>& maps, std::size_t& scale) {
 
 struct MetricRow {
     const char* metric;
-    double maps_ms, best_ms, staged_ms, pipelined_ms, integrals_ms, windows_ms, cpu_ms;
+    double maps_ms, best_ms, staged_ms, split_ms, pipelined_ms, integrals_ms, windows_ms, cpu_ms;
     bool same_best;
 };
 
@@ -121,30 +126,24 @@ struct Workload {
 
 const CovarianceLayout kLayout{3, false};
 
-// The frame's planes copied into the matcher's pinned staging, as views of them (the bench's stand-in for a
-// decoder that writes there).
+// The frame's planes copied into the matcher's pinned staging, as views of them (untimed: the frame as a decoder
+// writing there would leave it).
 std::pair<MatchPlanes, GrayView> staged(gpu::CovarianceMatcherGpu& matcher, const BenchFrame& frame) {
-    const int w = frame.grey.cols, h = frame.grey.rows;
-    std::uint8_t* host = matcher.staging({w, h});
-    MatchPlanes planes;
-    planes.channels = 3;
-    for (int c = 0; c <= 3; ++c) {
-        std::uint8_t* plane = host + static_cast<std::size_t>(c) * w * h;
-        cv::Mat view(h, w, CV_8UC1, plane);
-        (c < 3 ? frame.planes[static_cast<std::size_t>(c)] : frame.grey).copyTo(view);
-        if (c < 3) planes.planes[c] = {plane, w, h, w};
-    }
-    return {planes, GrayView{host + static_cast<std::size_t>(3) * w * h, w, h, w}};
+    return match::split_into(frame.bgr, frame.grey, matcher.staging({frame.grey.cols, frame.grey.rows}));
 }
 
-// Wall time per frame of --frames frames through two matchers in turn (after one warm-up frame each).
+// Wall time per frame of --frames frames through two matchers in turn (after one warm-up frame each): frame f is
+// split into matcher f % 2's staging (its frame f - 2 is finished), then started, then frame f - 1 finished.
 double pipelined_ms(const Workload& w) {
     gpu::CovarianceMatcherGpu a(kLayout, w.target, w.metric), b(kLayout, w.target, w.metric);
     gpu::CovarianceMatcherGpu* matchers[2] = {&a, &b};
     for (gpu::CovarianceMatcherGpu* m : matchers) m->best(w.frame(0).colour(), view_of(w.frame(0).grey), w.windows, w.o.step);
     const auto start = std::chrono::steady_clock::now();
     for (int f = 0; f <= w.o.frames; ++f) {
-        if (f < w.o.frames) matchers[f % 2]->start(w.frame(f).colour(), view_of(w.frame(f).grey), w.windows, w.o.step);
+        if (f < w.o.frames) {
+            const auto [colour, grey] = staged(*matchers[f % 2], w.frame(f));
+            matchers[f % 2]->start(colour, grey, w.windows, w.o.step);
+        }
         if (f > 0) matchers[(f - 1) % 2]->finish_best();
     }
     return ms_since(start) / w.o.frames;
@@ -153,7 +152,7 @@ double pipelined_ms(const Workload& w) {
 MetricRow time_metric(const Workload& w) {
     gpu::CovarianceMatcherGpu matcher(kLayout, w.target, w.metric);
     matcher.time_kernels(true);
-    std::vector<double> maps_ms, best_ms, staged_ms, integrals, windows_ms, cpu;
+    std::vector<double> maps_ms, best_ms, staged_ms, split_ms, integrals, windows_ms, cpu;
     bool same = true;
     for (int f = -1; f < w.o.frames; ++f) {  // frame -1: warm-up
         const BenchFrame& frame = w.frame(std::max(f, 0));
@@ -172,6 +171,12 @@ MetricRow time_metric(const Workload& w) {
         start = std::chrono::steady_clock::now();
         matcher.best(colour, grey, w.windows, w.o.step);
         if (f >= 0) staged_ms.push_back(ms_since(start));
+        start = std::chrono::steady_clock::now();
+        const auto [split_colour, split_grey] = staged(matcher, frame);
+        const gpu::CovarianceBest split = matcher.best(split_colour, split_grey, w.windows, w.o.step);
+        if (f >= 0) split_ms.push_back(ms_since(start));
+        same = same && split.window == best.window && split.x == best.x && split.y == best.y &&
+               split.distance == best.distance;
         if (f < 0 || f >= w.o.cpu_frames) continue;
         const auto cpu_start = std::chrono::steady_clock::now();
         CovarianceIntegrals cpu_integrals;
@@ -189,7 +194,7 @@ MetricRow time_metric(const Workload& w) {
         same = same && best_index(maps, gpu_scale) == i_best && gpu_scale == scale;
     }
     return {w.metric == CovMetric::jbld ? "JBLD" : "Foerstner", percentile(maps_ms, 0.5), percentile(best_ms, 0.5),
-            percentile(staged_ms, 0.5), pipelined_ms(w), percentile(integrals, 0.5), percentile(windows_ms, 0.5),
+            percentile(staged_ms, 0.5), percentile(split_ms, 0.5), pipelined_ms(w), percentile(integrals, 0.5), percentile(windows_ms, 0.5),
             percentile(cpu, 0.5), same};
 }
 
@@ -205,9 +210,8 @@ int run_covariance_bench(int argc, char** argv) {
     for (std::size_t f = 0; f < std::min<std::size_t>(grey_sources.size(), 6); ++f) {
         BenchFrame frame;
         for (int c = 0; c < 3; ++c) frame.planes.push_back(grey_sources[(f + c) % grey_sources.size()]);
-        cv::Mat merged;
-        cv::merge(frame.planes, merged);
-        cv::cvtColor(merged, frame.grey, cv::COLOR_BGR2GRAY);
+        cv::merge(frame.planes, frame.bgr);
+        cv::cvtColor(frame.bgr, frame.grey, cv::COLOR_BGR2GRAY);
         frames.push_back(frame);
     }
     const cv::Rect centre((o.resolution.width - o.target) / 2, (o.resolution.height - o.target) / 2, o.target,
@@ -231,15 +235,15 @@ int run_covariance_bench(int argc, char** argv) {
                        std::to_string(o.target) + ", 8 window sizes " + std::to_string(windows.front().width) + ".." +
                        std::to_string(windows.back().width) + ", step " + std::to_string(o.step) + ": " +
                        std::to_string(count) + " windows per frame; CPU reference on " + std::to_string(threads) +
-                       " threads\n\n| metric | maps ms | best ms | staged ms | pipelined ms/frame | integrals ms "
-                       "(TB/s) | windows ms | CPU ms | CPU / best | CPU / pipelined | same best window |\n"
-                       "|---|---|---|---|---|---|---|---|---|---|---|\n";
+                       " threads\n\n| metric | maps ms | best ms | staged ms | split ms | pipelined ms/frame | integrals ms "
+                       "(TB/s) | windows ms | CPU ms | CPU / split | CPU / pipelined | same best window |\n"
+                       "|---|---|---|---|---|---|---|---|---|---|---|---|\n";
     for (const CovMetric metric : {CovMetric::jbld, CovMetric::forstner}) {
         const MetricRow r = time_metric({o, frames, target, windows, metric});
         char line[320];
-        std::snprintf(line, sizeof line, "| %s | %.3f | %.3f | %.3f | %.3f | %.3f (%.2f) | %.3f | %.1f | %.0fx | %.0fx | %s |\n",
-                      r.metric, r.maps_ms, r.best_ms, r.staged_ms, r.pipelined_ms, r.integrals_ms,
-                      integral_bytes / (r.integrals_ms * 1e9), r.windows_ms, r.cpu_ms, r.cpu_ms / r.best_ms,
+        std::snprintf(line, sizeof line, "| %s | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f (%.2f) | %.3f | %.1f | %.0fx | %.0fx | %s |\n",
+                      r.metric, r.maps_ms, r.best_ms, r.staged_ms, r.split_ms, r.pipelined_ms, r.integrals_ms,
+                      integral_bytes / (r.integrals_ms * 1e9), r.windows_ms, r.cpu_ms, r.cpu_ms / r.split_ms,
                       r.cpu_ms / r.pipelined_ms, r.same_best ? "yes" : "NO");
         text += line;
         std::cerr << line;

@@ -3,8 +3,8 @@
 // and extended features), and every window's distance (Foerstner and JBLD, two window sizes, step 3) equals the
 // CPU map's within 1e-6 relative (the same double code, compiled without FMA contraction; the device's log is
 // within an ulp or two of the host's); best() finds the CPU maps' best window (match/peaks.hpp's rule), and a frame
-// written into the matcher's pinned staging gives the same integrals and maps. Prints "SKIP: ..." and returns
-// without a GPU or frames.
+// written into the matcher's pinned staging gives the same integrals and maps; more window sizes than one launch
+// takes (32) give the same maps and best window. Prints "SKIP: ..." and returns without a GPU or frames.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -23,6 +23,16 @@ using namespace cascade;
 
 GrayView sub_view(const GrayView& v, int x, int y, int w, int h) {
     return {v.data + static_cast<std::size_t>(y) * v.stride + x, w, h, v.stride};
+}
+
+// The covariance of the w x h window at (x, y) of the planes, as a template cut from them.
+std::vector<double> target_of(const MatchPlanes& colour, const GrayView& grey, CovarianceLayout layout, int x, int y,
+                              int w, int h) {
+    MatchPlanes templ_colour = colour;
+    for (int c = 0; c < layout.channels; ++c) templ_colour.planes[c] = sub_view(colour.planes[c], x, y, w, h);
+    CovarianceIntegrals templ;
+    build_covariance_integrals(templ_colour, sub_view(grey, x, y, w, h), layout, templ);
+    return match::target_covariance(templ);
 }
 
 int differing(const ScoreMap& gpu, const ScoreMap& cpu) {
@@ -83,11 +93,7 @@ TEST_CASE("GPU covariance integral images equal the CPU's; window distances equa
         CovarianceIntegrals cpu;
         build_covariance_integrals(colour, grey, layout, cpu);
         // The target: a 40x30 window of the same planes (at (50, 20) of the region).
-        MatchPlanes templ_colour = colour;
-        for (int c = 0; c < layout.channels; ++c) templ_colour.planes[c] = sub_view(colour.planes[c], 50, 20, 40, 30);
-        CovarianceIntegrals templ;
-        build_covariance_integrals(templ_colour, sub_view(grey, 50, 20, 40, 30), layout, templ);
-        const std::vector<double> target = match::target_covariance(templ);
+        const std::vector<double> target = target_of(colour, grey, layout, 50, 20, 40, 30);
         for (const CovMetric metric : {CovMetric::forstner, CovMetric::jbld}) {
             gpu::CovarianceMatcherGpu matcher(layout, target, metric);
             const std::vector<Size> windows{{40, 30}, {64, 64}};
@@ -115,5 +121,36 @@ TEST_CASE("GPU covariance integral images equal the CPU's; window distances equa
             CHECK(matcher.integrals() == cpu.sums);
             for (std::size_t s = 0; s < windows.size(); ++s) CHECK(again[s].scores == maps[s].scores);
         }
+    }
+}
+
+TEST_CASE("GPU covariance with more window sizes than one launch takes: the CPU's maps and best window") {
+    if (!test::have_cuda_device()) return;
+    const auto dir = test::gpu_data_dir();
+    if (!dir) return;
+    const auto frames = test::load_frames(*dir, 3);
+    REQUIRE(frames.size() == 3);
+    const CovarianceLayout layout{3, false};
+    const MatchPlanes colour = test::frame_planes(frames, 3, 40, 30, 200, 150);
+    const GrayView grey = colour.planes[1];  // a real plane stands for the grey image
+    CovarianceIntegrals cpu;
+    build_covariance_integrals(colour, grey, layout, cpu);
+    const std::vector<double> target = target_of(colour, grey, layout, 70, 50, 30, 30);
+    std::vector<Size> windows;
+    for (int side = 10; side < 80; side += 2) windows.push_back({side, side + 3});  // 35 sizes
+    for (const CovMetric metric : {CovMetric::forstner, CovMetric::jbld}) {
+        gpu::CovarianceMatcherGpu matcher(layout, target, metric);
+        const auto maps = matcher.search(colour, grey, windows, 5);
+        std::vector<ScoreMap> expected;
+        for (std::size_t s = 0; s < windows.size(); ++s) {
+            expected.push_back(match::covariance_map(cpu, windows[s], target, metric, 5));
+            REQUIRE(maps[s].scores.size() == expected[s].scores.size());
+            CHECK(differing(maps[s], expected[s]) == 0);
+        }
+        const Detection best = cpu_best(expected, windows);
+        const gpu::CovarianceBest found = matcher.best(colour, grey, windows, 5);
+        CHECK(found.x == best.rect.x);
+        CHECK(found.y == best.rect.y);
+        CHECK(windows[static_cast<std::size_t>(found.window)].width == best.rect.width);
     }
 }

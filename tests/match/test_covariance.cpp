@@ -2,7 +2,7 @@
 // equal a direct double computation over features built with OpenCV's own Sobel; the Foerstner distance
 // (Cholesky + Jacobi) and the JBLD divergence equal a direct computation through OpenCV's eigen() and
 // determinant() in double; flat windows stay finite (regularised); a window cut from a photo is found there,
-// at distance 0, among every position of the photo.
+// at distance 0, among every position of the photo. split_into lays a frame out as the GPU matcher's staging.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -159,5 +159,27 @@ TEST_CASE("flat windows are regularised: finite distances; a window cut from a p
         REQUIRE(best.size() == 1);
         CHECK(best[0].rect.x == 120);
         CHECK(best[0].rect.y == 80);
+    }
+}
+
+TEST_CASE("split_into writes a frame's channels, then its grey image, as planes of width x height bytes") {
+    const auto photo = load("fruits.jpg", {3, 5, 301, 190}, {3, false});  // a region: rows not contiguous
+    if (!photo) return;
+    for (const cv::Mat& image : {photo->colour, photo->grey}) {
+        const int w = image.cols, h = image.rows, channels = image.channels();
+        std::vector<std::uint8_t> memory(static_cast<std::size_t>(w) * h * (channels + 1));
+        const std::pair<MatchPlanes, GrayView> split = match::split_into(image, photo->grey, memory.data());
+        const MatchPlanes& planes = split.first;
+        std::vector<cv::Mat> expected;
+        cv::split(image, expected);
+        expected.push_back(photo->grey);
+        REQUIRE(planes.channels == channels);
+        for (int c = 0; c <= channels; ++c) {
+            const GrayView& v = c < channels ? planes.planes[c] : split.second;
+            CHECK(v.data == memory.data() + static_cast<std::size_t>(c) * w * h);
+            CHECK(v.stride == w);
+            const cv::Mat plane(h, w, CV_8UC1, const_cast<std::uint8_t*>(v.data));
+            CHECK(cv::countNonZero(plane != expected[static_cast<std::size_t>(c)]) == 0);
+        }
     }
 }
