@@ -1,6 +1,7 @@
 #include "detect/gpu_backend.hpp"
 
 #include "cli/usage_error.hpp"
+#include "gpu/cov_gpu_detector.hpp"
 #include "gpu/frame_pipeline.hpp"
 #include "gpu/haar_gpu_detector.hpp"
 #include "gpu/hog_gpu_detector.hpp"
@@ -69,6 +70,10 @@ std::unique_ptr<Backend> make_gpu_backend(const PackedModel& model, const ScanPa
     if (const auto* c = std::get_if<HaarCascade>(&model.model.cascade)) {
         const auto haar = gpu_options<gpu::HaarGpuOptions>(params, settings);
         return backend(c->window, [&] { return std::make_unique<gpu::HaarGpuDetector>(*c, haar); });
+    }
+    if (const auto* c = std::get_if<CovCascade>(&model.model.cascade)) {
+        const auto cov = gpu_options<gpu::CovGpuOptions>(params, settings);
+        return backend(c->window, [&] { return std::make_unique<gpu::CovGpuDetector>(*c, cov); });
     }
     const auto& hog = std::get<HogCascade>(model.model.cascade);
     const auto options = gpu_options<gpu::HogGpuOptions>(params, settings);

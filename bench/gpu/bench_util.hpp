@@ -15,6 +15,8 @@
 
 #include "common/detection.hpp"
 #include "common/image.hpp"
+#include "common/scan.hpp"
+#include "bench/gpu/bench_core.hpp"
 #include "bench/gpu/bench_report.hpp"
 #include "gpu/gpu_detector.hpp"
 
@@ -57,6 +59,27 @@ inline bool by_rect_then_score(const Detection& a, const Detection& b) {
 inline std::vector<Detection> sorted(std::vector<Detection> windows) {
     std::sort(windows.begin(), windows.end(), by_rect_then_score);
     return windows;
+}
+
+// A family's GPU detector options for `config` at scale step `scale` (every other option its default).
+template <class Options>
+Options detector_options(const Config& config, double scale, bool time_kernels) {
+    Options options;
+    options.mode = config.mode;
+    options.compaction = config.compaction;
+    options.rule.stride = config.stride;
+    options.pyramid.scale_factor = scale;
+    options.time_kernels = time_kernels;
+    return options;
+}
+
+// The CPU reference's raw windows of `cascade` at `stride` and scale step `scale`, sorted.
+template <class Cascade>
+std::vector<Detection> reference_windows(const Cascade& cascade, const cv::Mat& frame, int stride, double scale) {
+    ScanParams params;
+    params.pyramid.scale_factor = scale;
+    params.rule.stride = stride;
+    return sorted(detect_windows(cascade, view_of(frame), params));
 }
 
 inline bool equal_windows(const std::vector<Detection>& a, const std::vector<Detection>& b) {

@@ -18,6 +18,9 @@ int run_lbp_bench(int argc, char** argv);
 // cascade-bench hog [...] (argv[0] is "hog"): the GPU HoG detector against OpenCV's HOGDescriptor people
 // detector (bench/gpu/hog_bench.cpp).
 int run_hog_bench(int argc, char** argv);
+// cascade-bench cov [...]: the GPU region covariance detector, with parity against the CPU reference
+// (bench/gpu/cov_bench.cpp).
+int run_cov_bench(int argc, char** argv);
 // cascade-bench haar [...]: the GPU Haar detector against CascadeClassifier with OpenCV's Haar cascades.
 int run_haar_bench(int argc, char** argv);
 // The family of an LBP or Haar cascade (`packed`, loaded from o.model), the one run_lbp_bench or

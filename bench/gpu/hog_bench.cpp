@@ -49,20 +49,11 @@ public:
     }
 
     std::unique_ptr<gpu::GpuDetector> make_detector(const Config& config, double scale, bool time_kernels) override {
-        gpu::HogGpuOptions options;
-        options.mode = config.mode;
-        options.compaction = config.compaction;
-        options.rule.stride = config.stride;
-        options.pyramid.scale_factor = scale;
-        options.time_kernels = time_kernels;
-        return std::make_unique<gpu::HogGpuDetector>(model_, options);
+        return std::make_unique<gpu::HogGpuDetector>(model_, detector_options<gpu::HogGpuOptions>(config, scale, time_kernels));
     }
 
     std::vector<Detection> cpu_windows(const cv::Mat& frame, int stride, double scale) override {
-        ScanParams params;
-        params.pyramid.scale_factor = scale;
-        params.rule.stride = stride;
-        return sorted(detect_windows(model_, view_of(frame), params));
+        return reference_windows(model_, frame, stride, scale);
     }
 
     std::string detector_name(gpu::PyramidMode mode) const override {

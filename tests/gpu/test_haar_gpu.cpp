@@ -12,6 +12,7 @@
 #include "common/haar_cpu_detector.hpp"
 #include "gpu/haar_gpu_detector.hpp"
 #include "tests/gpu/gpu_test_data.hpp"
+#include "tests/gpu/scan_cases.hpp"
 #include "tests/gpu/window_compare.hpp"
 
 namespace {
@@ -21,25 +22,11 @@ using gpu::Compaction;
 using gpu::HaarGpuDetector;
 using gpu::HaarGpuOptions;
 
-struct Scan {
-    double factor;
-    int stride;
-};
-
-ScanParams params_of(const Scan& scan) {
-    ScanParams p;
-    p.pyramid.scale_factor = scan.factor;
-    p.rule.stride = scan.stride;
-    return p;
-}
+using test::params_of;
+using test::Scan;
 
 HaarGpuOptions options_of(const Scan& scan, Compaction compaction) {
-    HaarGpuOptions o;
-    o.compaction = compaction;
-    o.pyramid = params_of(scan).pyramid;
-    o.rule.stride = scan.stride;
-    o.auto_frames = 2;
-    return o;
+    return test::options_of<HaarGpuOptions>(scan, compaction);
 }
 
 }  // namespace

@@ -17,6 +17,7 @@
 #include "common/hog_cpu_detector.hpp"
 #include "gpu/hog_gpu_detector.hpp"
 #include "tests/gpu/gpu_test_data.hpp"
+#include "tests/gpu/scan_cases.hpp"
 #include "tests/gpu/window_compare.hpp"
 
 namespace {
@@ -31,27 +32,11 @@ constexpr const char* kModel = "pedestrian_hog.xml";
 // Boosted stages and a last SVM stage of Dalal-Triggs blocks (common/dalal_triggs_descriptor.hpp).
 constexpr const char* kDalalTriggsModel = "pedestrian_hog_dalal_triggs.xml";
 
-struct Scan {
-    double factor;
-    int stride;
-    double first_scale;
-};
-
-ScanParams params_of(const Scan& scan) {
-    ScanParams p;
-    p.pyramid.scale_factor = scan.factor;
-    p.pyramid.first_scale = scan.first_scale;
-    p.rule.stride = scan.stride;
-    return p;
-}
+using test::params_of;
+using test::Scan;
 
 HogGpuOptions options_of(const Scan& scan, Compaction compaction) {
-    HogGpuOptions o;
-    o.compaction = compaction;
-    o.pyramid = params_of(scan).pyramid;
-    o.rule.stride = scan.stride;
-    o.auto_frames = 2;
-    return o;
+    return test::options_of<HogGpuOptions>(scan, compaction);
 }
 
 std::vector<Detection> cpu_windows(const HogCascade& c, const GrayView& frame, const Scan& scan,
@@ -135,10 +120,7 @@ TEST_CASE("exact mode: every strategy gives the CPU's raw windows and stage surv
                 CHECK(st.windows == cpu_stats.windows);
                 REQUIRE(st.survivors.size() == st.group_end_stage.size());
                 for (std::size_t g = 0; g < st.survivors.size(); ++g) {
-                    long long passed = 0;
-                    for (std::size_t s = static_cast<std::size_t>(st.group_end_stage[g]); s < cpu_stats.rejected_at.size(); ++s)
-                        passed += cpu_stats.rejected_at[s];
-                    CHECK(st.survivors[g] == passed);
+                    CHECK(st.survivors[g] == test::passed_stages(cpu_stats, st.group_end_stage[g]));
                     ++survivor_checks;
                 }
             }
