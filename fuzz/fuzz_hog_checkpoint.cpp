@@ -1,10 +1,10 @@
-// The HoG trainer's checkpoint (train/hog/hog_checkpoint.hpp): a folder with state.txt and cascade.xml
+// The HoG trainer's checkpoint (train/stage_checkpoint.hpp): a folder with state.txt and cascade.xml
 // (checkpoint_input.hpp).
 #include <filesystem>
 
 #include "fuzz/checkpoint_input.hpp"
 #include "fuzz/harness.hpp"
-#include "train/hog/hog_checkpoint.hpp"
+#include "train/stage_checkpoint.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     using namespace cascade;
@@ -15,6 +15,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }();
     HogCascade cascade;
     fuzz::read_checkpoint_input(data, size, dir + "/state.txt", dir + "/cascade.xml",
-                                [&] { train::hog::read_hog_checkpoint(dir, cascade); });
+                                [&] { train::read_stage_checkpoint(dir, "cascade-train-hog", cascade); });
     return 0;
 }

@@ -16,7 +16,7 @@
 #include "common/model_io.hpp"
 #include "common/packed_model.hpp"
 #include "fuzz/seed_settings.hpp"
-#include "train/hog/hog_checkpoint.hpp"
+#include "train/stage_checkpoint.hpp"
 
 namespace fs = std::filesystem;
 using namespace cascade;
@@ -86,12 +86,12 @@ void write_lbp_checkpoint_seed(const LbpCascade& cascade, const fs::path& out) {
 
 // The HoG trainer's checkpoint of `cascade`, as fuzz_hog_checkpoint reads it: state.txt, NUL, cascade.xml.
 void write_hog_checkpoint_seed(const HogCascade& cascade, const fs::path& out) {
-    train::hog::HogCheckpoint state;
+    train::StageCheckpoint state;
     state.fingerprint = "seed 1, window 64x128";
     state.seconds = 12.5;
     for (const Stage& stage : cascade.stages) state.stages.push_back({stage.count, 0.9975, 0.5});
     const fs::path scratch = fs::temp_directory_path() / "cascade-make-seeds-hog-checkpoint";
-    train::hog::write_hog_checkpoint(scratch.string(), cascade, state);
+    train::write_stage_checkpoint(scratch.string(), "cascade-train-hog", cascade, state);
     write_file(out, read_file(scratch / "state.txt") + std::string(1, '\0') + read_file(scratch / "cascade.xml"));
     fs::remove_all(scratch);
 }

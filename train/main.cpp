@@ -1,10 +1,11 @@
-// cascade-train: the toolkit's trainers, one command each (train/lbp, train/hog), sharing the data pieces of
+// cascade-train: the toolkit's trainers, one command each (train/lbp, train/hog, train/cov), sharing the data pieces of
 // data/ and the training pieces of train/.
 #include <cstring>
 #include <iostream>
 #include <string>
 
 #include "cli/tool_main.hpp"
+#include "train/cov/cov_command.hpp"
 #include "train/hog/hog_command.hpp"
 #include "train/lbp/lbp_command.hpp"
 #include "train/lbp/stage_command.hpp"
@@ -24,6 +25,8 @@ constexpr Command kCommands[] = {
     {"haar", "opencv_traincascade's Haar cascade: stages of threshold stumps on Lienhart-Maydt features, as OpenCV's XML",
      cascade::train::lbp::haar_run},
     {"hog", "AdaBoost cascade of HoG-block linear SVMs (Bilgic 2010, after Zhu et al. 2006)", cascade::train::hog::run},
+    {"cov", "region-covariance cascade: LogitBoost on the Riemannian manifold (Tuzel et al. 2008) or block SVMs",
+     cascade::train::cov::run},
 };
 
 void usage(std::ostream& out) {

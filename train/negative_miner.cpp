@@ -27,8 +27,9 @@ constexpr std::uint64_t kImageOrder = 1, kWindowOrder = 2;
 // along rows (three times faster than single windows in random order), short enough to spread it.
 constexpr int kSegment = 32;
 
-// An image's universe: every window of every pyramid level, cut into segments of kSegment consecutive
-// positions of a row (the last of a row shorter). The walk takes segments in random order; position i of the
+// An image's universe: every window of every pyramid level (at positions that are multiples of the step),
+// cut into segments of kSegment consecutive positions of a row (the last of a row shorter); columns and rows
+// count positions in steps. The walk takes segments in random order; position i of the
 // walk is window i % kSegment of segment order(i / kSegment), a gap where that segment is shorter.
 struct Universe {
     std::vector<PyramidLevel> levels;
@@ -42,8 +43,8 @@ struct Universe {
         levels = pyramid_levels(image, p.window, pyramid);
         first.push_back(0);
         for (const PyramidLevel& l : levels) {
-            const int cols = scan_extent(l.size.width, p.window.width),
-                      rows = scan_extent(l.size.height, p.window.height);
+            const int cols = (scan_extent(l.size.width, p.window.width) + p.step - 1) / p.step,
+                      rows = (scan_extent(l.size.height, p.window.height) + p.step - 1) / p.step;
             columns.push_back(cols);
             per_row.push_back((cols + kSegment - 1) / kSegment);
             first.push_back(first.back() + static_cast<long long>(per_row.back()) * rows);
@@ -67,10 +68,20 @@ struct Universe {
     }
 };
 
-GrayImage cut(const GrayImage& level, Size window, int x, int y) {
-    GrayImage out(window.width, window.height);
-    for (int r = 0; r < window.height; ++r)
-        std::copy_n(level.pixels.data() + static_cast<std::size_t>(y + r) * level.width + x, window.width, out.row(r));
+// The window at (x, y) and `margin` pixels around it; beyond the level's border the border pixels repeat
+// (BORDER_REPLICATE), as the HoG and covariance features' differences clamp their coordinates there.
+GrayImage cut(const GrayImage& level, Size window, int margin, int x, int y) {
+    GrayImage out(window.width + 2 * margin, window.height + 2 * margin);
+    if (margin == 0) {
+        for (int r = 0; r < window.height; ++r)
+            std::copy_n(level.pixels.data() + static_cast<std::size_t>(y + r) * level.width + x, window.width, out.row(r));
+        return out;
+    }
+    for (int r = 0; r < out.height; ++r) {
+        const int from = std::clamp(y - margin + r, 0, level.height - 1);
+        const std::uint8_t* row = level.pixels.data() + static_cast<std::size_t>(from) * level.width;
+        for (int c = 0; c < out.width; ++c) out.row(r)[c] = row[std::clamp(x - margin + c, 0, level.width - 1)];
+    }
     return out;
 }
 
@@ -145,12 +156,13 @@ NegativeMiner::Visit NegativeMiner::visit(int image, long long start, const Wind
                 break;
             }
             ++v.scanned;
-            if (!prepared[l]->accepts(seg.x + offset, seg.y)) continue;
-            const NegativeWindow w{image, seg.level, seg.x + offset, seg.y};
+            const int x = (seg.x + offset) * params_.step, y = seg.y * params_.step;
+            if (!prepared[l]->accepts(x, y)) continue;
+            const NegativeWindow w{image, seg.level, x, y};
             v.found.push_back(i);
             v.scanned_to.push_back(v.scanned);
             v.windows.push_back(w);
-            v.crops.push_back(cut(*levels[l], params_.window, w.x, w.y));
+            v.crops.push_back(cut(*levels[l], params_.window, params_.margin, w.x, w.y));
         }
     }
     v.end = i;
@@ -206,8 +218,8 @@ bool NegativeMiner::valid(const NegativeWindow& w) const {
     const Universe universe(images_[static_cast<std::size_t>(w.image)].size, params_);
     if (w.level < 0 || w.level >= static_cast<int>(universe.levels.size())) return false;
     const Size level = universe.levels[static_cast<std::size_t>(w.level)].size;
-    return w.x >= 0 && w.y >= 0 && w.x + params_.window.width <= level.width &&
-           w.y + params_.window.height <= level.height;
+    return w.x >= 0 && w.y >= 0 && w.x % params_.step == 0 && w.y % params_.step == 0 &&
+           w.x + params_.window.width <= level.width && w.y + params_.window.height <= level.height;
 }
 
 std::vector<GrayImage> NegativeMiner::crop(const std::vector<NegativeWindow>& windows) const {
@@ -229,7 +241,7 @@ std::vector<GrayImage> NegativeMiner::crop(const std::vector<NegativeWindow>& wi
                 if (it == levels.end())
                     it = levels.emplace(w.level, level_pixels(source.view(), universe.levels[static_cast<std::size_t>(w.level)]))
                              .first;
-                out[i] = cut(it->second, params_.window, w.x, w.y);
+                out[i] = cut(it->second, params_.window, params_.margin, w.x, w.y);
             }
         },
         params_.threads);

@@ -2,7 +2,7 @@
 // accepts. Shared by every trainer; the classifier is an interface, so the miner knows nothing of features.
 //
 // Each image's universe is every window at every pyramid scale (common/pyramid.hpp with `scale_factor`) and
-// every pixel position. The miner walks it in a pseudo-random order (train/index_permutation.hpp, keyed by
+// every pixel position (or every multiple of `step`). The miner walks it in a pseudo-random order (train/index_permutation.hpp, keyed by
 // seed and image; short runs along a row, for cache locality, in random order) and remembers only how far it
 // has got per image, so no window is scanned twice and none is skipped. Images are visited round-robin in a random
 // order; one visit scans an image until it has found `per_image` accepted windows (so that a batch spreads over many
@@ -27,6 +27,8 @@ struct MiningParams {
     int per_image = 16;
     std::uint64_t seed = 1;
     int threads = 0;
+    int margin = 0;  // pixels kept around each mined window (families whose features read neighbours)
+    int step = 1;    // windows at positions that are multiples of this (a family whose planes are on a grid)
 };
 
 // Where a mined window came from, enough to cut it out again (on resume).
@@ -57,7 +59,7 @@ public:
 
 struct MiningBatch {
     std::vector<NegativeWindow> windows;
-    std::vector<GrayImage> crops;  // window-sized pixels of `windows`
+    std::vector<GrayImage> crops;  // pixels of `windows`, with the margin of MiningParams
     long long scanned = 0;         // windows classified
     int visits = 0;                // image visits
     bool exhausted = false;        // every window of every image has been scanned

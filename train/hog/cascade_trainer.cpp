@@ -15,6 +15,8 @@ namespace cascade::train::hog {
 
 namespace {
 
+constexpr const char* kCheckpointKind = "cascade-train-hog";
+
 std::string format(const char* pattern, double a, double b = 0.0, double c = 0.0, double d = 0.0) {
     char text[256];
     std::snprintf(text, sizeof text, pattern, a, b, c, d);
@@ -51,13 +53,13 @@ Accepted accepted(const HogCascade& cascade, const WindowSet& windows, int threa
 }
 
 // The start of a run: a fresh cascade, or the one a checkpoint holds (with the same fingerprint).
-HogCheckpoint start_state(const CascadeOptions& options, HogCascade& cascade, data::Progress& progress) {
+StageCheckpoint start_state(const CascadeOptions& options, HogCascade& cascade, data::Progress& progress) {
     cascade.window = options.window;
     cascade.policy = options.policy;
-    HogCheckpoint state;
+    StageCheckpoint state;
     state.fingerprint = options.fingerprint;
     if (!options.resume) return state;
-    state = read_hog_checkpoint(options.checkpoint_dir, cascade);
+    state = read_stage_checkpoint(options.checkpoint_dir, kCheckpointKind, cascade);
     if (state.fingerprint != options.fingerprint)
         throw InputError(options.checkpoint_dir,
                          "was written with other data or settings; resume needs the same (checkpoint: " +
@@ -178,7 +180,7 @@ TrainingOutcome train_cascade(WindowSet positives, const std::vector<data::Negat
                               const CascadeOptions& options, data::Progress& progress, WindowSet calibration) {
     TrainingOutcome outcome;
     HogCascade& cascade = outcome.cascade;
-    HogCheckpoint state = start_state(options, cascade, progress);
+    StageCheckpoint state = start_state(options, cascade, progress);
     outcome.stages = state.stages;
     const double earlier_seconds = state.seconds;
     auto seconds = [&] { return earlier_seconds + progress.elapsed(); };
@@ -243,7 +245,7 @@ TrainingOutcome train_cascade(WindowSet positives, const std::vector<data::Negat
         if (!options.checkpoint_dir.empty()) {
             state.stages = outcome.stages;
             state.seconds = seconds();
-            write_hog_checkpoint(options.checkpoint_dir, cascade, state);
+            write_stage_checkpoint(options.checkpoint_dir, kCheckpointKind, cascade, state);
         }
     }
     if (options.final_negatives > 0 && !cascade.stages.empty() &&

@@ -11,7 +11,7 @@
 // Positives rejected by earlier stages are left out of later ones (as OpenCV's traincascade does), so each
 // stage's hit rate is conditional and the cascade keeps at least min_hit_rate^stages of the positives.
 //
-// Checkpoints (hog_checkpoint.hpp): after every stage. With resume, training continues after the last completed
+// Checkpoints (train/stage_checkpoint.hpp): after every stage. With resume, training continues after the last completed
 // stage; every random choice is seeded by the stage it belongs to, so a resumed run ends with the same cascade
 // as an uninterrupted one.
 #pragma once
@@ -23,7 +23,7 @@
 #include "data/negative_images.hpp"
 #include "data/progress.hpp"
 #include "train/hog/final_svm.hpp"
-#include "train/hog/hog_checkpoint.hpp"
+#include "train/stage_checkpoint.hpp"
 #include "train/hog/hog_mining.hpp"
 #include "train/hog/stage_trainer.hpp"
 #include "train/hog/window_set.hpp"

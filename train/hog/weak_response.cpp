@@ -48,7 +48,8 @@ std::vector<float> quantile_cuts(const std::vector<float>& projections, const st
     return cuts;
 }
 
-double fit_bins(HogWeak& weak, const std::vector<float>& projections, const std::vector<int>& labels,
+template <class Weak>
+double fit_bins(Weak& weak, const std::vector<float>& projections, const std::vector<int>& labels,
                 const std::vector<double>& weights, int bins) {
     const double total = std::accumulate(weights.begin(), weights.end(), 0.0);
     const std::vector<float> cuts = quantile_cuts(projections, weights, total, bins);
@@ -76,6 +77,11 @@ double fit_bins(HogWeak& weak, const std::vector<float>& projections, const std:
 double fit_response(HogWeak& weak, const std::vector<float>& projections, const std::vector<int>& labels,
                     const std::vector<double>& weights, int bins) {
     return bins == 0 ? fit_vote(weak, projections, labels, weights) : fit_bins(weak, projections, labels, weights, bins);
+}
+
+double fit_bins(CovWeak& weak, const std::vector<float>& projections, const std::vector<int>& labels,
+                const std::vector<double>& weights, int bins) {
+    return fit_bins<CovWeak>(weak, projections, labels, weights, bins);
 }
 
 }  // namespace cascade::train::hog

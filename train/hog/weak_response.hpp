@@ -22,4 +22,9 @@ namespace cascade::train::hog {
 double fit_response(HogWeak& weak, const std::vector<float>& projections, const std::vector<int>& labels,
                     const std::vector<double>& weights, int bins);
 
+// The real-AdaBoost bins for a covariance weak learner (train/cov), bins 2..kHogMaxBins: the same cuts,
+// responses and score; its slope is set to 0.
+double fit_bins(CovWeak& weak, const std::vector<float>& projections, const std::vector<int>& labels,
+                const std::vector<double>& weights, int bins);
+
 }  // namespace cascade::train::hog

@@ -1,0 +1,124 @@
+// cascade-train cov on a subset of real INRIA crops and negative photographs: the model it writes is a
+// covariance cascade whose every level keeps at least --min-hit-rate of the training positives that reach it
+// (measured here with the detector's code, not read from the log), the same model on 1 and 2 threads, the
+// same model after a run cut short and resumed from its checkpoint, both weak learners; bad options in one line.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <memory>
+
+#include "common/model_io.hpp"
+#include "data/positive_samples.hpp"
+#include "tests/support/test_data.hpp"
+#include "tests/support/tool_run.hpp"
+#include "train/cov/cov_samples.hpp"
+
+namespace {
+
+using namespace cascade;
+
+struct Setup {
+    test::TempDir dir{"cov-train"};
+    std::string pos, neg;
+    std::vector<std::string> args;
+};
+
+std::unique_ptr<Setup> setup() {
+    const auto data = test::shared_data_dir();
+    if (!data) return nullptr;
+    auto owned = std::make_unique<Setup>();
+    Setup& s = *owned;
+    s.pos = test::list_of_first(*data + "/inria/96X160H96/Train/pos", 160, s.dir, "pos.lst");
+    s.neg = test::list_of_first(*data + "/inria/Train/neg", 16, s.dir, "neg.lst");
+    s.args = {"cov", "--pos", s.pos, "--neg", s.neg, "--holdout", "0", "--negatives", "300",
+              "--rects-per-level", "40", "--rects-per-round", "20", "--mean-samples", "64", "--max-learners", "8",
+              "--min-hit-rate", "0.99", "--max-false-alarm", "0.5"};
+    return owned;
+}
+
+test::ToolResult run_training(const Setup& s, std::vector<std::string> extra, const std::string& output) {
+    std::vector<std::string> args = s.args;
+    args.insert(args.end(), extra.begin(), extra.end());
+    args.push_back("--output");
+    args.push_back(output);
+    return test::run_tool(CASCADE_TRAIN_EXE, args);
+}
+
+// The fraction of the positives reaching each level that it keeps, by the detector's code.
+std::vector<double> level_hit_rates(const CovCascade& cascade, const std::string& list) {
+    std::vector<data::PositiveSource> crops = data::find_positives(list, data::GroupBy::name);
+    const train::cov::CovSamples samples = train::cov::load_positive_samples(crops, cascade.window, {16, 16, 16, 16}, 2);
+    std::vector<double> rates;
+    int reaching = samples.size();
+    for (std::size_t levels = 1; levels <= cascade.stages.size(); ++levels) {
+        CovCascade cut = cascade;
+        cut.stages.resize(levels);
+        cut.weaks.resize(static_cast<std::size_t>(cut.stages.back().first + cut.stages.back().count));
+        const std::vector<char> pass = train::cov::accepted(cut, samples, 2);
+        const int kept = static_cast<int>(std::count(pass.begin(), pass.end(), 1));
+        rates.push_back(static_cast<double>(kept) / reaching);
+        reaching = kept;
+    }
+    return rates;
+}
+
+}  // namespace
+
+TEST_CASE("cascade-train cov: levels keep their hit rate; the same model on 1 and 2 threads and after a resume") {
+    auto s = setup();
+    if (!s) return;
+    const test::ToolResult two = run_training(*s, {"--threads", "2", "--levels", "3"}, s->dir / "two.xml");
+    INFO("stderr: " << two.err);
+    REQUIRE(two.code == 0);
+    CHECK(two.out.find("level 3: ") != std::string::npos);
+    const Model model = load_model(s->dir / "two.xml");
+    const auto* cov = std::get_if<CovCascade>(&model.cascade);
+    REQUIRE(cov);
+    CHECK(cov->stages.size() == 3);
+    for (const CovWeak& w : cov->weaks) CHECK(w.mapping == kCovTangent);
+    for (double rate : level_hit_rates(*cov, s->pos)) CHECK(rate >= 0.99);
+
+    const test::ToolResult one = run_training(*s, {"--threads", "1", "--levels", "3"}, s->dir / "one.xml");
+    REQUIRE(one.code == 0);
+    CHECK(test::read_text(s->dir / "one.xml") == test::read_text(s->dir / "two.xml"));
+
+    // Two levels with a checkpoint, then the third resumed from it.
+    const std::string checkpoint = s->dir / "checkpoint";
+    REQUIRE(run_training(*s, {"--threads", "2", "--checkpoint", checkpoint, "--levels", "2"}, s->dir / "short.xml").code == 0);
+    const test::ToolResult resumed = run_training(*s, {"--threads", "2", "--checkpoint", checkpoint, "--resume", "--levels", "3"}, s->dir / "resumed.xml");
+    INFO("resumed stderr: " << resumed.err);
+    REQUIRE(resumed.code == 0);
+    CHECK(resumed.out.find("resuming after level 2") != std::string::npos);
+    CHECK(test::read_text(s->dir / "resumed.xml") == test::read_text(s->dir / "two.xml"));
+}
+
+TEST_CASE("cascade-train cov --weak block-svm: a log-Euclidean cascade of binned SVM learners") {
+    auto s = setup();
+    if (!s) return;
+    const test::ToolResult r =
+        run_training(*s, {"--threads", "2", "--weak", "block-svm", "--mapping", "log-euclidean", "--levels", "2"}, s->dir / "svm.xml");
+    INFO("stderr: " << r.err);
+    REQUIRE(r.code == 0);
+    const Model model = load_model(s->dir / "svm.xml");
+    const auto* cov = std::get_if<CovCascade>(&model.cascade);
+    REQUIRE(cov);
+    for (const CovWeak& w : cov->weaks) {
+        CHECK(w.mapping == kCovLogEuclidean);
+        CHECK(w.num_cuts >= 1);
+    }
+    for (double rate : level_hit_rates(*cov, s->pos)) CHECK(rate >= 0.99);
+}
+
+TEST_CASE("cascade-train cov: bad options give one line") {
+    auto s = setup();
+    if (!s) return;
+    const std::string out = s->dir / "bad.xml";
+    test::check_error(run_training(*s, {"--weak", "adaboost"}, out), 2, "cascade-train cov", "--weak");
+    test::check_error(run_training(*s, {"--mapping", "euclid"}, out), 2, "cascade-train cov", "--mapping");
+    test::check_error(run_training(*s, {"--pos-margin", "2"}, out), 2, "cascade-train cov", "--pos-margin");
+    test::check_error(run_training(*s, {"--bins", "1"}, out), 2, "cascade-train cov", "--bins");
+    test::check_error(run_training(*s, {"--resume"}, out), 2, "cascade-train cov", "--resume");
+    test::check_error(run_training(*s, {"--pos-margin", "20"}, out), 1, "cascade-train cov", "crop001001a");
+    CHECK(!std::filesystem::exists(out));
+}

@@ -1,0 +1,134 @@
+#include "train/cov/cov_cascade.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "cli/duration_text.hpp"
+#include "common/error.hpp"
+#include "train/lbp/lbp_window_classifier.hpp"
+
+namespace cascade::train::cov {
+
+namespace {
+
+constexpr const char* kCheckpointKind = "cascade-train-cov";
+
+std::string format(const char* pattern, double a, double b = 0.0, double c = 0.0, double d = 0.0) {
+    char text[256];
+    std::snprintf(text, sizeof text, pattern, a, b, c, d);
+    return text;
+}
+
+StageCheckpoint start_state(const CascadeOptions& options, CovCascade& cascade, data::Progress& progress) {
+    cascade.window = options.window;
+    cascade.policy = SumPolicy::per_stage;
+    StageCheckpoint state;
+    state.fingerprint = options.fingerprint;
+    if (!options.resume) return state;
+    state = read_stage_checkpoint(options.checkpoint_dir, kCheckpointKind, cascade);
+    if (state.fingerprint != options.fingerprint)
+        throw InputError(options.checkpoint_dir,
+                         "was written with other data or settings; resume needs the same (checkpoint: " +
+                             state.fingerprint + "; now: " + options.fingerprint + ")");
+    progress.log("resuming after level " + std::to_string(state.stages.size()) + " from " + options.checkpoint_dir);
+    return state;
+}
+
+void keep_accepted(const CovCascade& cascade, CovSamples& samples, int threads) {
+    const std::vector<char> pass = accepted(cascade, samples, threads);
+    std::vector<GrayImage> kept;
+    for (std::size_t i = 0; i < pass.size(); ++i)
+        if (pass[i]) kept.push_back(std::move(samples.crops[i]));
+    samples.crops = std::move(kept);
+    samples.positives = samples.size();
+}
+
+void log_weak(const std::string& name, const WeakReport& w, bool logitboost, data::Progress& progress) {
+    progress.log(name + " learner " + std::to_string(w.index + 1) + ": rect " + std::to_string(w.rect.x) + "," +
+                 std::to_string(w.rect.y) + " " + std::to_string(w.rect.width) + "x" + std::to_string(w.rect.height) +
+                 (logitboost ? ", weighted residual" : ", Z") +
+                 format(" %.4g, hit rate %.4f, false alarm %.4f", w.score, w.hit_rate, w.false_alarm));
+}
+
+MiningParams mining_params(const CascadeOptions& options) {
+    MiningParams p;
+    p.window = options.window;
+    p.scale_factor = options.mine_scale;
+    p.per_image = options.per_image;
+    p.margin = kSampleMargin;
+    p.step = kCovGrid;
+    p.seed = options.stage.seed;
+    p.threads = options.stage.threads;
+    return p;
+}
+
+}  // namespace
+
+TrainingOutcome train_cascade(CovSamples positives, const std::vector<data::NegativeImage>& negatives,
+                              const CascadeOptions& options, data::Progress& progress) {
+    TrainingOutcome outcome;
+    CovCascade& cascade = outcome.cascade;
+    StageCheckpoint state = start_state(options, cascade, progress);
+    outcome.stages = state.stages;
+    NegativeMiner miner(negatives, mining_params(options));
+    if (options.resume) miner.set_cursor(state.cursor);
+    const double earlier_seconds = state.seconds;
+    auto seconds = [&] { return earlier_seconds + progress.elapsed(); };
+    auto show = [&](double false_alarm) {
+        const double done = false_alarm >= 1.0 ? 0.0 : std::log(false_alarm) / std::log(options.target_false_alarm);
+        progress.update(static_cast<int>(std::clamp(done, 0.0, 1.0) * kProgressUnits));
+    };
+    const std::vector<Rect> pool = rect_pool(options.window);
+    const bool logitboost = options.stage.kind == WeakKind::logitboost;
+    progress.log("rectangle pool: " + std::to_string(pool.size()) + " rectangles on the " + std::to_string(kCovGrid) +
+                 "-pixel grid");
+    outcome.stop_reason = "reached " + std::to_string(options.max_stages) + " levels";
+
+    for (int s = static_cast<int>(cascade.stages.size()); s < options.max_stages; ++s) {
+        const double start = seconds();
+        const std::string name = "level " + std::to_string(s + 1);
+        keep_accepted(cascade, positives, options.stage.threads);
+        const MiningBatch batch = miner.mine(options.negatives, lbp::CascadeWindowClassifier<CovCascade>(cascade));
+        const double fppw = static_cast<double>(batch.windows.size()) / static_cast<double>(std::max(batch.scanned, 1LL));
+        progress.log(name + " mining: " + std::to_string(batch.windows.size()) + " negatives, " +
+                     std::to_string(batch.scanned) + " windows scanned" +
+                     format(" (FPPW of the %.0f levels so far: %.3g)", s, fppw) +
+                     (batch.exhausted ? "; the negative images are used up" : ""));
+        show(fppw);
+        if (s > 0 && fppw <= options.target_false_alarm) {
+            outcome.stop_reason = format("the cascade's FPPW on the negative images, %.3g, reached the target %.3g",
+                                         fppw, options.target_false_alarm);
+            break;
+        }
+        if (static_cast<int>(batch.windows.size()) < options.min_negatives) {
+            outcome.stop_reason = "the negative images yield only " + std::to_string(batch.windows.size()) +
+                                  " false positives (fewer than " + std::to_string(options.min_negatives) + ")";
+            break;
+        }
+        CovSamples samples = positives;
+        samples.crops.insert(samples.crops.end(), batch.crops.begin(), batch.crops.end());
+        const StageResult stage = train_stage(samples, pool, s, options.stage, [&](const WeakReport& w) {
+            log_weak(name, w, logitboost, progress);
+            show(fppw * w.false_alarm);
+        });
+        cascade.stages.push_back({static_cast<int>(cascade.weaks.size()), static_cast<int>(stage.weaks.size()), stage.threshold});
+        cascade.weaks.insert(cascade.weaks.end(), stage.weaks.begin(), stage.weaks.end());
+        outcome.stages.push_back({static_cast<int>(stage.weaks.size()), stage.hit_rate, stage.false_alarm});
+        progress.log(name + ": " + std::to_string(stage.weaks.size()) + " learners" +
+                     format(", threshold %.4f, hit rate %.4f, false alarm %.4f", stage.threshold, stage.hit_rate,
+                            stage.false_alarm) +
+                     "; positives " + std::to_string(positives.size()) + ", negatives " +
+                     std::to_string(batch.windows.size()) + "; " + cli::duration_text(seconds() - start));
+        if (!options.checkpoint_dir.empty()) {
+            state.stages = outcome.stages;
+            state.seconds = seconds();
+            state.cursor = miner.cursor();
+            write_stage_checkpoint(options.checkpoint_dir, kCheckpointKind, cascade, state);
+        }
+    }
+    outcome.seconds = seconds();
+    return outcome;
+}
+
+}  // namespace cascade::train::cov

@@ -1,0 +1,200 @@
+#include "train/cov/cov_command.hpp"
+
+#include <boost/program_options.hpp>
+#include <filesystem>
+#include <sstream>
+
+#include "cli/duration_text.hpp"
+#include "cli/number_text.hpp"
+#include "cli/usage_error.hpp"
+#include "cli/values.hpp"
+#include "common/error.hpp"
+#include "common/model_io.hpp"
+#include "data/crop_options.hpp"
+#include "train/command_line.hpp"
+#include "train/cov/cov_cascade.hpp"
+#include "train/hog/hog_data.hpp"
+
+namespace po = boost::program_options;
+namespace fs = std::filesystem;
+
+namespace cascade::train::cov {
+
+namespace {
+
+constexpr const char* kUsage = R"(Usage: cascade-train cov --pos CROPS --neg IMAGES [--neg IMAGES...] --output MODEL.xml [options]
+
+Trains a region-covariance cascade (Tuzel, Porikli and Meer, "Pedestrian detection via classification on
+Riemannian manifolds", PAMI 2008): each weak learner reads the 8x8 covariance of the features [x, y, |Ix|,
+|Iy|, gradient magnitude, |Ixx|, |Iyy|, gradient angle] over one rectangle of the 64x128 window, normalised by
+the whole window's, as a 36-vector. --weak logitboost (Tuzel et al.): LogitBoost whose weak learners are
+weighted least-squares regressions on the vectors in the tangent space at the Karcher mean of the rectangle's
+covariances over the positives; --weak block-svm: the HoG trainer's weak learner, a linear SVM on the vector
+with real AdaBoost's --bins response bins. Each level boosts until it keeps --min-hit-rate of the positives
+and passes at most --max-false-alarm of --negatives negatives mined anew from the negative images with the
+cascade so far (every scale and grid position), until the cascade's false-positive rate there reaches
+--target-false-alarm.
+
+Positives are crops of the window plus --pos-margin pixels on each side (INRIA's 96x160 crops; at least 4).
+A fraction --holdout of the source photos (--group-by) and of the negative images, chosen by --seed as the
+other trainers do, is held out of training (cascade-eval window --holdout measures the model on it).
+
+Examples:
+  cascade-train cov --pos ../shared/data/inria/96X160H96/Train/pos --neg ../shared/data/inria/Train/neg \
+      --holdout 0.2 --seed 1 --threads 2 --output pedestrian_cov.xml
+  cascade-train cov ... --checkpoint cov-checkpoint --resume      (continue after the last finished level))";
+
+struct Settings {
+    std::vector<std::string> positive_dirs, negative_dirs;
+    std::string output, checkpoint, weak = "logitboost", mapping = "tangent";
+    bool resume = false;
+    data::Margin margin{16, 16, 16, 16};
+    data::GroupBy group_by = data::GroupBy::name;
+    double holdout = 0.2;
+    data::Jitter jitter;
+    CascadeOptions cascade;
+    int threads = 0;
+};
+
+void require(bool ok, const std::string& option, const std::string& problem) {
+    if (!ok) throw cli::UsageError("--" + option, problem);
+}
+
+void check(const Settings& s) {
+    const StageOptions& st = s.cascade.stage;
+    require(!s.positive_dirs.empty(), "pos", "is required");
+    require(!s.negative_dirs.empty(), "neg", "is required");
+    require(!s.output.empty(), "output", "is required");
+    require(!s.resume || !s.checkpoint.empty(), "resume", "needs --checkpoint DIR");
+    require(s.weak == "logitboost" || s.weak == "block-svm", "weak", "must be logitboost or block-svm");
+    require(s.mapping == "tangent" || s.mapping == "log-euclidean", "mapping", "must be tangent or log-euclidean");
+    const data::Margin& m = s.margin;
+    require(m.top >= kSampleMargin && m.right >= kSampleMargin && m.bottom >= kSampleMargin && m.left >= kSampleMargin,
+            "pos-margin", "must be at least " + std::to_string(kSampleMargin) + " on every side (the window's features read its neighbours)");
+    require(s.holdout >= 0.0 && s.holdout < 1.0, "holdout", "must be in [0, 1)");
+    require(st.min_hit_rate > 0.0 && st.min_hit_rate <= 1.0, "min-hit-rate", "must be in (0, 1]");
+    require(st.max_false_alarm > 0.0 && st.max_false_alarm < 1.0, "max-false-alarm", "must be in (0, 1)");
+    require(s.cascade.target_false_alarm > 0.0 && s.cascade.target_false_alarm < 1.0, "target-false-alarm", "must be in (0, 1)");
+    require(s.cascade.max_stages >= 1, "levels", "must be at least 1");
+    require(st.max_weaks >= 1, "max-learners", "must be at least 1");
+    require(st.rects_per_stage >= 1, "rects-per-level", "must be at least 1");
+    require(st.rects_per_round >= 1, "rects-per-round", "must be at least 1");
+    require(st.mean_samples >= 1, "mean-samples", "must be at least 1");
+    require(st.bins >= 2 && st.bins <= kHogMaxBins, "bins", "must be 2.." + std::to_string(kHogMaxBins));
+    require(st.svm.c > 0.0, "svm-c", "must be positive");
+    require(st.ridge >= 0.0, "ridge", "must be at least 0");
+    require(s.cascade.negatives >= 1, "negatives", "must be at least 1");
+    require(s.cascade.per_image >= 1, "negatives-per-image", "must be at least 1");
+    cli::check_scale_factor("--mine-scale", s.cascade.mine_scale);
+    cli::check_threads("--threads", s.threads);
+    std::vector<std::string> inputs = s.positive_dirs;
+    inputs.insert(inputs.end(), s.negative_dirs.begin(), s.negative_dirs.end());
+    check_training_outputs(s.output, s.checkpoint, inputs);
+}
+
+// Everything that changes the checkpointed levels: data (file names) and settings, not threads or paths.
+std::string fingerprint(const Settings& s, const hog::HogData& data) {
+    std::uint64_t h = 0xcbf29ce484222325ull;
+    for (const auto& p : data.train_positives)
+        for (unsigned char c : fs::path(p.path).filename().string() + "\n") h = (h ^ c) * 0x100000001b3ull;
+    for (const auto& n : data.train_negatives)
+        for (unsigned char c : fs::path(n.path).filename().string() + "\n") h = (h ^ c) * 0x100000001b3ull;
+    const CascadeOptions& c = s.cascade;
+    std::ostringstream out;
+    out.precision(17);
+    out << "data " << std::hex << h << std::dec << " positives " << data.train_positives.size() << " negatives "
+        << data.train_negatives.size() << " margin " << data::margin_text(s.margin) << " holdout " << s.holdout
+        << " jitter " << s.jitter.copies << " " << s.jitter.shift << " " << s.jitter.scale << " seed " << c.stage.seed
+        << " weak " << s.weak << " mapping " << s.mapping << " bins " << c.stage.bins << " min-hit-rate "
+        << c.stage.min_hit_rate << " max-false-alarm " << c.stage.max_false_alarm << " rects " << c.stage.rects_per_stage
+        << " " << c.stage.rects_per_round << " mean-samples " << c.stage.mean_samples << " max-learners "
+        << c.stage.max_weaks << " ridge " << c.stage.ridge << " svm-c " << c.stage.svm.c << " negatives "
+        << c.negatives << " " << c.per_image << " mine-scale " << c.mine_scale << " min-negatives " << c.min_negatives;
+    return out.str();
+}
+
+void train_and_report(const Settings& s, const data::ProgressListener& listener) {
+    data::Progress progress(kProgressUnit, kProgressUnits, listener);
+    const Size window = s.cascade.window;
+    const hog::HogData data = hog::find_hog_data(s.positive_dirs, s.negative_dirs, window, s.holdout,
+                                                 s.cascade.stage.seed, s.threads, s.group_by);
+    data::Jitter jitter = s.jitter;
+    jitter.seed = s.cascade.stage.seed;
+    CovSamples positives = load_positive_samples(data.train_positives, window, s.margin, s.threads, jitter);
+    progress.log("data: " + std::to_string(data.train_positives.size()) + " training and " +
+                 std::to_string(data.held_positives.size()) + " held-out positive crops, " +
+                 std::to_string(data.train_negatives.size()) + " training and " +
+                 std::to_string(data.held_negatives.size()) + " held-out negative images (holdout " +
+                 cli::real_text(s.holdout) + ", seed " + std::to_string(s.cascade.stage.seed) + ")");
+    progress.log(std::to_string(positives.size()) + " positive windows loaded in " + cli::duration_text(progress.elapsed()));
+
+    CascadeOptions options = s.cascade;
+    options.checkpoint_dir = s.checkpoint;
+    options.resume = s.resume;
+    options.fingerprint = fingerprint(s, data);
+    options.stage.kind = s.weak == "logitboost" ? WeakKind::logitboost : WeakKind::block_svm;
+    options.stage.mapping = s.mapping == "tangent" ? kCovTangent : kCovLogEuclidean;
+    options.stage.threads = s.threads;
+    const TrainingOutcome outcome = train_cascade(std::move(positives), data.train_negatives, options, progress);
+    if (outcome.cascade.stages.empty())
+        throw InputError(s.output, "not written: no level could be trained (" + outcome.stop_reason + ")");
+    save_model(Model{outcome.cascade, s.output}, s.output);
+    std::string per_level;
+    for (const auto& st : outcome.stages) per_level += (per_level.empty() ? "" : " ") + std::to_string(st.learners);
+    progress.log("wrote " + s.output + ": " + std::to_string(outcome.cascade.stages.size()) + " levels, " +
+                 std::to_string(outcome.cascade.weaks.size()) + " learners (per level: " + per_level + "); stopped: " +
+                 outcome.stop_reason + "; training time " + cli::duration_text(outcome.seconds));
+}
+
+}  // namespace
+
+bool run(int argc, const char* const* argv, const data::ProgressListener& listener) {
+    Settings s;
+    CascadeOptions& c = s.cascade;
+    po::options_description options("Options");
+    // clang-format off
+    options.add_options()
+        ("help,h", "show this help")
+        ("pos", po::value(&s.positive_dirs)->composing(), "folder or list file of positive crops (repeatable)")
+        ("neg", po::value(&s.negative_dirs)->composing(), "folder or list file of object-free images (repeatable)")
+        ("output,o", po::value(&s.output), "the model to write (the project's XML)")
+        ("pos-margin", po::value<std::string>()->default_value("16")->notifier(
+             [&s](const std::string& t) { s.margin = data::parse_margin("--pos-margin", t); }),
+         "pixels around the 64x128 window in each crop: N on every side, or top,right,bottom,left")
+        ("group-by", po::value<std::string>()->default_value("name")->notifier(
+             [&s](const std::string& t) { s.group_by = data::parse_group_by("--group-by", t); }),
+         "crops of one photo or person, kept on one side of the --holdout split: name or folder")
+        ("holdout", po::value(&s.holdout)->default_value(0.2), "fraction of source photos and negative images held out")
+        ("jitter", po::value(&s.jitter.copies)->default_value(0), "add this many shifted and scaled copies of every crop")
+        ("jitter-shift", po::value(&s.jitter.shift)->default_value(s.jitter.shift, "4"), "jitter: shift of at most this many pixels")
+        ("jitter-scale", po::value(&s.jitter.scale)->default_value(s.jitter.scale, "1.1"), "jitter: size factor between 1/F and F")
+        ("seed", po::value(&c.stage.seed)->default_value(1), "seed of every random choice")
+        ("threads", po::value(&s.threads)->default_value(0), "worker threads (0: all cores)")
+        ("weak", po::value(&s.weak)->default_value("logitboost"), "weak learner: logitboost (Tuzel et al.'s regression on tangent vectors) or block-svm (the HoG trainer's linear SVM with response bins)")
+        ("mapping", po::value(&s.mapping)->default_value("tangent"), "covariance to vector: tangent (at the Karcher mean over the positives) or log-euclidean")
+        ("levels", po::value(&c.max_stages)->default_value(30), "maximum number of cascade levels")
+        ("target-false-alarm", po::value(&c.target_false_alarm)->default_value(1e-4), "stop when the cascade's FPPW on the mined images reaches this")
+        ("min-hit-rate", po::value(&c.stage.min_hit_rate)->default_value(0.998), "positives each level keeps")
+        ("max-false-alarm", po::value(&c.stage.max_false_alarm)->default_value(0.35), "negatives each level may pass")
+        ("max-learners", po::value(&c.stage.max_weaks)->default_value(60), "most weak learners in one level")
+        ("rects-per-level", po::value(&c.stage.rects_per_stage)->default_value(300), "rectangles a level draws from the pool (each mapped once for every sample)")
+        ("rects-per-round", po::value(&c.stage.rects_per_round)->default_value(200), "candidate rectangles of each boosting round (Tuzel et al.: 200)")
+        ("mean-samples", po::value(&c.stage.mean_samples)->default_value(256), "positives whose Karcher mean maps a rectangle (tangent mapping)")
+        ("bins", po::value(&c.stage.bins)->default_value(8), "block-svm: response bins")
+        ("svm-c", po::value(&c.stage.svm.c)->default_value(1.0), "block-svm: liblinear's C")
+        ("ridge", po::value(&c.stage.ridge)->default_value(1e-4), "logitboost: ridge of the regressions")
+        ("negatives", po::value(&c.negatives)->default_value(4000), "negatives mined for each level")
+        ("negatives-per-image", po::value(&c.per_image)->default_value(16), "most negatives from one image per visit")
+        ("min-negatives", po::value(&c.min_negatives)->default_value(200), "stop when mining finds fewer")
+        ("mine-scale", po::value(&c.mine_scale)->default_value(1.2), "pyramid scale factor of mining")
+        ("checkpoint", po::value(&s.checkpoint), "folder for a checkpoint after every level")
+        ("resume", po::bool_switch(&s.resume), "continue from --checkpoint");
+    // clang-format on
+    po::variables_map vm;
+    if (!parse_command_line(argc, argv, options, kUsage, vm)) return false;
+    check(s);
+    train_and_report(s, listener);
+    return true;
+}
+
+}  // namespace cascade::train::cov
