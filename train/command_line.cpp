@@ -54,6 +54,27 @@ po::options_description dataset_options(data::DatasetSpec& spec, std::string& wi
     return options;
 }
 
+void add_crop_training_options(po::options_description& options, CropTrainingOptions& s) {
+    // clang-format off
+    options.add_options()
+        ("pos", po::value(&s.positive_dirs)->composing(), "folder or list file of positive crops (repeatable)")
+        ("neg", po::value(&s.negative_dirs)->composing(), "folder or list file of object-free images (repeatable)")
+        ("output,o", po::value(&s.output), "the model to write (the project's XML)")
+        ("pos-margin", po::value<std::string>()->default_value("16")->notifier(
+             [&s](const std::string& t) { s.margin = data::parse_margin("--pos-margin", t); }),
+         "pixels around the 64x128 window in each crop: N on every side, or top,right,bottom,left")
+        ("group-by", po::value<std::string>()->default_value("name")->notifier(
+             [&s](const std::string& t) { s.group_by = data::parse_group_by("--group-by", t); }),
+         "crops of one photo or person, kept on one side of the --holdout (and --calibration) splits: name (INRIA's "
+         "crop001001a..f) or folder (UMIST's person/face/*.pgm)")
+        ("holdout", po::value(&s.holdout)->default_value(0.2), "fraction of source photos and negative images held out")
+        ("jitter", po::value(&s.jitter.copies)->default_value(0), "add this many shifted and scaled copies of every fitting crop (data/positive_samples.hpp)")
+        ("jitter-shift", po::value(&s.jitter.shift)->default_value(s.jitter.shift, "4"), "jitter: shift of at most this many pixels in x and in y")
+        ("jitter-scale", po::value(&s.jitter.scale)->default_value(s.jitter.scale, "1.1"), "jitter: size factor between 1/F and F")
+        ("threads", po::value(&s.threads)->default_value(0), "worker threads (0: all cores)");
+    // clang-format on
+}
+
 void check_dataset_options(const data::DatasetSpec& spec) {
     if (spec.positives.empty()) throw cli::UsageError("--pos", "is required");
     if (spec.negatives.empty()) throw cli::UsageError("--neg", "is required");

@@ -6,7 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "data/crop_options.hpp"
 #include "data/dataset.hpp"
+#include "data/positive_samples.hpp"
 
 namespace cascade::train {
 
@@ -16,6 +18,21 @@ namespace cascade::train {
 boost::program_options::options_description dataset_options(data::DatasetSpec& spec, std::string& window,
                                                             unsigned line_length,
                                                             const std::string& default_window = "64x128");
+
+// The data options of the trainers that take crops of the window with a margin (hog, cov): --pos, --neg,
+// --output, --pos-margin, --group-by, --holdout, --jitter, --jitter-shift, --jitter-scale, --threads.
+struct CropTrainingOptions {
+    std::vector<std::string> positive_dirs, negative_dirs;
+    std::string output;
+    data::Margin margin{16, 16, 16, 16};
+    data::GroupBy group_by = data::GroupBy::name;
+    double holdout = 0.2;
+    data::Jitter jitter;
+    int threads = 0;
+};
+
+// Adds them to `options`, bound to `s` (--pos-margin and --group-by parsed by po::notify).
+void add_crop_training_options(boost::program_options::options_description& options, CropTrainingOptions& s);
 
 // UsageError for what dataset_options accept but cannot mean: no --pos or --neg, --padding outside [0, 10],
 // --holdout outside [0, 1) (a negative --pos-margin is refused as it is parsed).

@@ -89,9 +89,26 @@ StageCheckpoint read_stage_checkpoint(const std::string& dir, const std::string&
     return state;
 }
 
+template <class Cascade>
+StageCheckpoint start_stage_checkpoint(bool resume, const std::string& dir, const std::string& kind,
+                                       const std::string& fingerprint, Cascade& cascade) {
+    StageCheckpoint state;
+    state.fingerprint = fingerprint;
+    if (!resume) return state;
+    state = read_stage_checkpoint(dir, kind, cascade);
+    if (state.fingerprint != fingerprint)
+        throw InputError(dir, "was written with other data or settings; resume needs the same (checkpoint: " +
+                                  state.fingerprint + "; now: " + fingerprint + ")");
+    return state;
+}
+
 template void write_stage_checkpoint(const std::string&, const std::string&, const HogCascade&, const StageCheckpoint&);
 template void write_stage_checkpoint(const std::string&, const std::string&, const CovCascade&, const StageCheckpoint&);
 template StageCheckpoint read_stage_checkpoint(const std::string&, const std::string&, HogCascade&);
 template StageCheckpoint read_stage_checkpoint(const std::string&, const std::string&, CovCascade&);
+template StageCheckpoint start_stage_checkpoint(bool, const std::string&, const std::string&, const std::string&,
+                                                HogCascade&);
+template StageCheckpoint start_stage_checkpoint(bool, const std::string&, const std::string&, const std::string&,
+                                                CovCascade&);
 
 }  // namespace cascade::train

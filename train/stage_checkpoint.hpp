@@ -37,4 +37,10 @@ void write_stage_checkpoint(const std::string& dir, const std::string& kind, con
 template <class Cascade>
 StageCheckpoint read_stage_checkpoint(const std::string& dir, const std::string& kind, Cascade& cascade);
 
+// The start of a run: a fresh state carrying `fingerprint` (resume false), or the checkpoint in `dir` read into
+// `cascade`, which must have been written with the same fingerprint (InputError naming `dir` otherwise).
+template <class Cascade>
+StageCheckpoint start_stage_checkpoint(bool resume, const std::string& dir, const std::string& kind,
+                                       const std::string& fingerprint, Cascade& cascade);
+
 }  // namespace cascade::train

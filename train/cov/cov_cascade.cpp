@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 
 #include "cli/duration_text.hpp"
+#include "cli/number_text.hpp"
 #include "common/error.hpp"
 #include "train/lbp/lbp_window_classifier.hpp"
 
@@ -14,24 +14,15 @@ namespace {
 
 constexpr const char* kCheckpointKind = "cascade-train-cov";
 
-std::string format(const char* pattern, double a, double b = 0.0, double c = 0.0, double d = 0.0) {
-    char text[256];
-    std::snprintf(text, sizeof text, pattern, a, b, c, d);
-    return text;
-}
 
+// The start of a run: a fresh cascade, or the one a checkpoint holds (with the same fingerprint).
 StageCheckpoint start_state(const CascadeOptions& options, CovCascade& cascade, data::Progress& progress) {
     cascade.window = options.window;
     cascade.policy = SumPolicy::per_stage;
-    StageCheckpoint state;
-    state.fingerprint = options.fingerprint;
-    if (!options.resume) return state;
-    state = read_stage_checkpoint(options.checkpoint_dir, kCheckpointKind, cascade);
-    if (state.fingerprint != options.fingerprint)
-        throw InputError(options.checkpoint_dir,
-                         "was written with other data or settings; resume needs the same (checkpoint: " +
-                             state.fingerprint + "; now: " + options.fingerprint + ")");
-    progress.log("resuming after level " + std::to_string(state.stages.size()) + " from " + options.checkpoint_dir);
+    const StageCheckpoint state = start_stage_checkpoint(options.resume, options.checkpoint_dir, kCheckpointKind,
+                                                         options.fingerprint, cascade);
+    if (options.resume)
+        progress.log("resuming after level " + std::to_string(state.stages.size()) + " from " + options.checkpoint_dir);
     return state;
 }
 
@@ -47,8 +38,8 @@ void keep_accepted(const CovCascade& cascade, CovSamples& samples, int threads) 
 void log_weak(const std::string& name, const WeakReport& w, bool logitboost, data::Progress& progress) {
     progress.log(name + " learner " + std::to_string(w.index + 1) + ": rect " + std::to_string(w.rect.x) + "," +
                  std::to_string(w.rect.y) + " " + std::to_string(w.rect.width) + "x" + std::to_string(w.rect.height) +
-                 (logitboost ? ", weighted residual" : ", Z") +
-                 format(" %.4g, hit rate %.4f, false alarm %.4f", w.score, w.hit_rate, w.false_alarm));
+                 (logitboost ? ", weighted residual " : ", Z ") + cli::real_text(w.score) + ", hit rate " +
+                 cli::fixed_text(w.hit_rate, 4) + ", false alarm " + cli::fixed_text(w.false_alarm, 4));
 }
 
 MiningParams mining_params(const CascadeOptions& options) {
@@ -93,12 +84,12 @@ TrainingOutcome train_cascade(CovSamples positives, const std::vector<data::Nega
         const double fppw = static_cast<double>(batch.windows.size()) / static_cast<double>(std::max(batch.scanned, 1LL));
         progress.log(name + " mining: " + std::to_string(batch.windows.size()) + " negatives, " +
                      std::to_string(batch.scanned) + " windows scanned" +
-                     format(" (FPPW of the %.0f levels so far: %.3g)", s, fppw) +
+                     " (FPPW of the " + std::to_string(s) + " levels so far: " + cli::real_text(fppw) + ")" +
                      (batch.exhausted ? "; the negative images are used up" : ""));
         show(fppw);
         if (s > 0 && fppw <= options.target_false_alarm) {
-            outcome.stop_reason = format("the cascade's FPPW on the negative images, %.3g, reached the target %.3g",
-                                         fppw, options.target_false_alarm);
+            outcome.stop_reason = "the cascade's FPPW on the negative images, " + cli::real_text(fppw) +
+                                  ", reached the target " + cli::real_text(options.target_false_alarm);
             break;
         }
         if (static_cast<int>(batch.windows.size()) < options.min_negatives) {
@@ -116,8 +107,8 @@ TrainingOutcome train_cascade(CovSamples positives, const std::vector<data::Nega
         cascade.weaks.insert(cascade.weaks.end(), stage.weaks.begin(), stage.weaks.end());
         outcome.stages.push_back({static_cast<int>(stage.weaks.size()), stage.hit_rate, stage.false_alarm});
         progress.log(name + ": " + std::to_string(stage.weaks.size()) + " learners" +
-                     format(", threshold %.4f, hit rate %.4f, false alarm %.4f", stage.threshold, stage.hit_rate,
-                            stage.false_alarm) +
+                     ", threshold " + cli::fixed_text(stage.threshold, 4) + ", hit rate " +
+                     cli::fixed_text(stage.hit_rate, 4) + ", false alarm " + cli::fixed_text(stage.false_alarm, 4) +
                      "; positives " + std::to_string(positives.size()) + ", negatives " +
                      std::to_string(batch.windows.size()) + "; " + cli::duration_text(seconds() - start));
         if (!options.checkpoint_dir.empty()) {

@@ -45,15 +45,10 @@ Examples:
   cascade-train cov ... --checkpoint cov-checkpoint --resume      (continue after the last finished level))";
 
 struct Settings {
-    std::vector<std::string> positive_dirs, negative_dirs;
-    std::string output, checkpoint, weak = "logitboost", mapping = "tangent";
+    CropTrainingOptions crops;
+    std::string checkpoint, weak = "logitboost", mapping = "tangent";
     bool resume = false;
-    data::Margin margin{16, 16, 16, 16};
-    data::GroupBy group_by = data::GroupBy::name;
-    double holdout = 0.2;
-    data::Jitter jitter;
     CascadeOptions cascade;
-    int threads = 0;
 };
 
 void require(bool ok, const std::string& option, const std::string& problem) {
@@ -62,16 +57,16 @@ void require(bool ok, const std::string& option, const std::string& problem) {
 
 void check(const Settings& s) {
     const StageOptions& st = s.cascade.stage;
-    require(!s.positive_dirs.empty(), "pos", "is required");
-    require(!s.negative_dirs.empty(), "neg", "is required");
-    require(!s.output.empty(), "output", "is required");
+    require(!s.crops.positive_dirs.empty(), "pos", "is required");
+    require(!s.crops.negative_dirs.empty(), "neg", "is required");
+    require(!s.crops.output.empty(), "output", "is required");
     require(!s.resume || !s.checkpoint.empty(), "resume", "needs --checkpoint DIR");
     require(s.weak == "logitboost" || s.weak == "block-svm", "weak", "must be logitboost or block-svm");
     require(s.mapping == "tangent" || s.mapping == "log-euclidean", "mapping", "must be tangent or log-euclidean");
-    const data::Margin& m = s.margin;
+    const data::Margin& m = s.crops.margin;
     require(m.top >= kSampleMargin && m.right >= kSampleMargin && m.bottom >= kSampleMargin && m.left >= kSampleMargin,
             "pos-margin", "must be at least " + std::to_string(kSampleMargin) + " on every side (the window's features read its neighbours)");
-    require(s.holdout >= 0.0 && s.holdout < 1.0, "holdout", "must be in [0, 1)");
+    require(s.crops.holdout >= 0.0 && s.crops.holdout < 1.0, "holdout", "must be in [0, 1)");
     require(st.min_hit_rate > 0.0 && st.min_hit_rate <= 1.0, "min-hit-rate", "must be in (0, 1]");
     require(st.max_false_alarm > 0.0 && st.max_false_alarm < 1.0, "max-false-alarm", "must be in (0, 1)");
     require(s.cascade.target_false_alarm > 0.0 && s.cascade.target_false_alarm < 1.0, "target-false-alarm", "must be in (0, 1)");
@@ -86,10 +81,10 @@ void check(const Settings& s) {
     require(s.cascade.negatives >= 1, "negatives", "must be at least 1");
     require(s.cascade.per_image >= 1, "negatives-per-image", "must be at least 1");
     cli::check_scale_factor("--mine-scale", s.cascade.mine_scale);
-    cli::check_threads("--threads", s.threads);
-    std::vector<std::string> inputs = s.positive_dirs;
-    inputs.insert(inputs.end(), s.negative_dirs.begin(), s.negative_dirs.end());
-    check_training_outputs(s.output, s.checkpoint, inputs);
+    cli::check_threads("--threads", s.crops.threads);
+    std::vector<std::string> inputs = s.crops.positive_dirs;
+    inputs.insert(inputs.end(), s.crops.negative_dirs.begin(), s.crops.negative_dirs.end());
+    check_training_outputs(s.crops.output, s.checkpoint, inputs);
 }
 
 // Everything that changes the checkpointed levels: data (file names) and settings, not threads or paths.
@@ -103,8 +98,8 @@ std::string fingerprint(const Settings& s, const hog::HogData& data) {
     std::ostringstream out;
     out.precision(17);
     out << "data " << std::hex << h << std::dec << " positives " << data.train_positives.size() << " negatives "
-        << data.train_negatives.size() << " margin " << data::margin_text(s.margin) << " holdout " << s.holdout
-        << " jitter " << s.jitter.copies << " " << s.jitter.shift << " " << s.jitter.scale << " seed " << c.stage.seed
+        << data.train_negatives.size() << " margin " << data::margin_text(s.crops.margin) << " holdout " << s.crops.holdout
+        << " jitter " << s.crops.jitter.copies << " " << s.crops.jitter.shift << " " << s.crops.jitter.scale << " seed " << c.stage.seed
         << " weak " << s.weak << " mapping " << s.mapping << " bins " << c.stage.bins << " min-hit-rate "
         << c.stage.min_hit_rate << " max-false-alarm " << c.stage.max_false_alarm << " rects " << c.stage.rects_per_stage
         << " " << c.stage.rects_per_round << " mean-samples " << c.stage.mean_samples << " max-learners "
@@ -116,16 +111,16 @@ std::string fingerprint(const Settings& s, const hog::HogData& data) {
 void train_and_report(const Settings& s, const data::ProgressListener& listener) {
     data::Progress progress(kProgressUnit, kProgressUnits, listener);
     const Size window = s.cascade.window;
-    const hog::HogData data = hog::find_hog_data(s.positive_dirs, s.negative_dirs, window, s.holdout,
-                                                 s.cascade.stage.seed, s.threads, s.group_by);
-    data::Jitter jitter = s.jitter;
+    const hog::HogData data = hog::find_hog_data(s.crops.positive_dirs, s.crops.negative_dirs, window, s.crops.holdout,
+                                                 s.cascade.stage.seed, s.crops.threads, s.crops.group_by);
+    data::Jitter jitter = s.crops.jitter;
     jitter.seed = s.cascade.stage.seed;
-    CovSamples positives = load_positive_samples(data.train_positives, window, s.margin, s.threads, jitter);
+    CovSamples positives = load_positive_samples(data.train_positives, window, s.crops.margin, s.crops.threads, jitter);
     progress.log("data: " + std::to_string(data.train_positives.size()) + " training and " +
                  std::to_string(data.held_positives.size()) + " held-out positive crops, " +
                  std::to_string(data.train_negatives.size()) + " training and " +
                  std::to_string(data.held_negatives.size()) + " held-out negative images (holdout " +
-                 cli::real_text(s.holdout) + ", seed " + std::to_string(s.cascade.stage.seed) + ")");
+                 cli::real_text(s.crops.holdout) + ", seed " + std::to_string(s.cascade.stage.seed) + ")");
     progress.log(std::to_string(positives.size()) + " positive windows loaded in " + cli::duration_text(progress.elapsed()));
 
     CascadeOptions options = s.cascade;
@@ -134,14 +129,14 @@ void train_and_report(const Settings& s, const data::ProgressListener& listener)
     options.fingerprint = fingerprint(s, data);
     options.stage.kind = s.weak == "logitboost" ? WeakKind::logitboost : WeakKind::block_svm;
     options.stage.mapping = s.mapping == "tangent" ? kCovTangent : kCovLogEuclidean;
-    options.stage.threads = s.threads;
+    options.stage.threads = s.crops.threads;
     const TrainingOutcome outcome = train_cascade(std::move(positives), data.train_negatives, options, progress);
     if (outcome.cascade.stages.empty())
-        throw InputError(s.output, "not written: no level could be trained (" + outcome.stop_reason + ")");
-    save_model(Model{outcome.cascade, s.output}, s.output);
+        throw InputError(s.crops.output, "not written: no level could be trained (" + outcome.stop_reason + ")");
+    save_model(Model{outcome.cascade, s.crops.output}, s.crops.output);
     std::string per_level;
     for (const auto& st : outcome.stages) per_level += (per_level.empty() ? "" : " ") + std::to_string(st.learners);
-    progress.log("wrote " + s.output + ": " + std::to_string(outcome.cascade.stages.size()) + " levels, " +
+    progress.log("wrote " + s.crops.output + ": " + std::to_string(outcome.cascade.stages.size()) + " levels, " +
                  std::to_string(outcome.cascade.weaks.size()) + " learners (per level: " + per_level + "); stopped: " +
                  outcome.stop_reason + "; training time " + cli::duration_text(outcome.seconds));
 }
@@ -154,22 +149,10 @@ bool run(int argc, const char* const* argv, const data::ProgressListener& listen
     po::options_description options("Options");
     // clang-format off
     options.add_options()
-        ("help,h", "show this help")
-        ("pos", po::value(&s.positive_dirs)->composing(), "folder or list file of positive crops (repeatable)")
-        ("neg", po::value(&s.negative_dirs)->composing(), "folder or list file of object-free images (repeatable)")
-        ("output,o", po::value(&s.output), "the model to write (the project's XML)")
-        ("pos-margin", po::value<std::string>()->default_value("16")->notifier(
-             [&s](const std::string& t) { s.margin = data::parse_margin("--pos-margin", t); }),
-         "pixels around the 64x128 window in each crop: N on every side, or top,right,bottom,left")
-        ("group-by", po::value<std::string>()->default_value("name")->notifier(
-             [&s](const std::string& t) { s.group_by = data::parse_group_by("--group-by", t); }),
-         "crops of one photo or person, kept on one side of the --holdout split: name or folder")
-        ("holdout", po::value(&s.holdout)->default_value(0.2), "fraction of source photos and negative images held out")
-        ("jitter", po::value(&s.jitter.copies)->default_value(0), "add this many shifted and scaled copies of every crop")
-        ("jitter-shift", po::value(&s.jitter.shift)->default_value(s.jitter.shift, "4"), "jitter: shift of at most this many pixels")
-        ("jitter-scale", po::value(&s.jitter.scale)->default_value(s.jitter.scale, "1.1"), "jitter: size factor between 1/F and F")
+        ("help,h", "show this help");
+    add_crop_training_options(options, s.crops);
+    options.add_options()
         ("seed", po::value(&c.stage.seed)->default_value(1), "seed of every random choice")
-        ("threads", po::value(&s.threads)->default_value(0), "worker threads (0: all cores)")
         ("weak", po::value(&s.weak)->default_value("logitboost"), "weak learner: logitboost (Tuzel et al.'s regression on tangent vectors) or block-svm (the HoG trainer's linear SVM with response bins)")
         ("mapping", po::value(&s.mapping)->default_value("tangent"), "covariance to vector: tangent (at the Karcher mean over the positives) or log-euclidean")
         ("levels", po::value(&c.max_stages)->default_value(30), "maximum number of cascade levels")

@@ -6,6 +6,7 @@
 #include "common/error.hpp"
 #include "common/parallel.hpp"
 #include "data/image_files.hpp"
+#include "train/hog/hog_data.hpp"
 
 namespace cascade::train::cov {
 
@@ -39,7 +40,6 @@ GrayImage cut(const GrayImage& image, int x, int y, Size size) {
 CovSamples load_positive_samples(const std::vector<data::PositiveSource>& crops, Size window,
                                  const data::Margin& margin, int threads, const data::Jitter& jitter) {
     data::check_jitter(jitter);
-    const Size expected{window.width + margin.left + margin.right, window.height + margin.top + margin.bottom};
     const Size sample{window.width + 2 * kSampleMargin, window.height + 2 * kSampleMargin};
     const int per_crop = 1 + jitter.copies;
     CovSamples out;
@@ -49,12 +49,7 @@ CovSamples load_positive_samples(const std::vector<data::PositiveSource>& crops,
         static_cast<int>(crops.size()),
         [&](int i) {
             const std::string& path = crops[static_cast<std::size_t>(i)].path;
-            const GrayImage crop = data::read_gray(path);
-            if (!(crop.size() == expected))
-                throw InputError(path, "is " + std::to_string(crop.width) + "x" + std::to_string(crop.height) +
-                                           ", expected " + std::to_string(expected.width) + "x" +
-                                           std::to_string(expected.height) + " (the window with a margin of " +
-                                           data::margin_text(margin) + " px)");
+            const GrayImage crop = hog::read_margined_crop(path, window, margin);
             const int x = margin.left - kSampleMargin, y = margin.top - kSampleMargin;
             const auto first = static_cast<std::size_t>(i) * per_crop;
             out.crops[first] = cut(crop, x, y, sample);

@@ -56,15 +56,10 @@ Accepted accepted(const HogCascade& cascade, const WindowSet& windows, int threa
 StageCheckpoint start_state(const CascadeOptions& options, HogCascade& cascade, data::Progress& progress) {
     cascade.window = options.window;
     cascade.policy = options.policy;
-    StageCheckpoint state;
-    state.fingerprint = options.fingerprint;
-    if (!options.resume) return state;
-    state = read_stage_checkpoint(options.checkpoint_dir, kCheckpointKind, cascade);
-    if (state.fingerprint != options.fingerprint)
-        throw InputError(options.checkpoint_dir,
-                         "was written with other data or settings; resume needs the same (checkpoint: " +
-                             state.fingerprint + "; now: " + options.fingerprint + ")");
-    progress.log("resuming after stage " + std::to_string(state.stages.size()) + " from " + options.checkpoint_dir);
+    const StageCheckpoint state = start_stage_checkpoint(options.resume, options.checkpoint_dir, kCheckpointKind,
+                                                         options.fingerprint, cascade);
+    if (options.resume)
+        progress.log("resuming after stage " + std::to_string(state.stages.size()) + " from " + options.checkpoint_dir);
     return state;
 }
 

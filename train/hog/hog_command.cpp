@@ -59,14 +59,10 @@ Examples:
   cascade-train hog --evaluate models/pedestrian_hog.xml --pos ... --neg ... --seed 1)";
 
 struct Settings {
-    std::vector<std::string> positive_dirs, negative_dirs;
-    std::string output, checkpoint, evaluate;
+    CropTrainingOptions crops;
+    std::string checkpoint, evaluate;
     bool resume = false;
-    data::Margin margin{16, 16, 16, 16};
-    data::GroupBy group_by = data::GroupBy::name;
-    double holdout = 0.2;
     double calibration = 0.0;
-    data::Jitter jitter;
     CascadeOptions cascade;
     std::string sum = "per-stage";
     std::string final_descriptor = "integral";
@@ -74,7 +70,6 @@ struct Settings {
     int final_mine_stride = 8;
     double eval_scale = 1.1;
     int eval_stride = kHogSparseStride;
-    int threads = 0;
 };
 
 void require(bool ok, const std::string& option, const std::string& problem) {
@@ -98,13 +93,13 @@ std::vector<BlockGridSpec> parse_grids(const std::string& option, const std::str
 
 void check(const Settings& s) {
     const auto& st = s.cascade.stage;
-    require(!s.positive_dirs.empty(), "pos", "is required");
-    require(!s.negative_dirs.empty(), "neg", "is required");
-    require(!s.output.empty() || !s.evaluate.empty(), "output", "is required (or --evaluate MODEL)");
+    require(!s.crops.positive_dirs.empty(), "pos", "is required");
+    require(!s.crops.negative_dirs.empty(), "neg", "is required");
+    require(!s.crops.output.empty() || !s.evaluate.empty(), "output", "is required (or --evaluate MODEL)");
     require(!s.resume || !s.checkpoint.empty(), "resume", "needs --checkpoint DIR");
-    require(s.margin.top >= 1 && s.margin.right >= 1 && s.margin.bottom >= 1 && s.margin.left >= 1, "pos-margin",
+    require(s.crops.margin.top >= 1 && s.crops.margin.right >= 1 && s.crops.margin.bottom >= 1 && s.crops.margin.left >= 1, "pos-margin",
             "must be at least 1 on every side (the window's border pixels need neighbours)");
-    require(s.holdout >= 0.0 && s.holdout < 1.0, "holdout", "must be in [0, 1)");
+    require(s.crops.holdout >= 0.0 && s.crops.holdout < 1.0, "holdout", "must be in [0, 1)");
     require(s.calibration >= 0.0 && s.calibration < 1.0, "calibration", "must be in [0, 1)");
     require(st.min_hit_rate > 0.0 && st.min_hit_rate <= 1.0, "min-hit-rate", "must be in (0, 1]");
     require(st.max_false_alarm > 0.0 && st.max_false_alarm < 1.0, "max-false-alarm", "must be in (0, 1)");
@@ -135,11 +130,11 @@ void check(const Settings& s) {
     require(s.final_mine_stride >= 1, "final-mine-stride", "must be at least 1");
     cli::check_scale_factor("--eval-scale", s.eval_scale);
     require(s.eval_stride >= 1, "eval-stride", "must be at least 1");
-    cli::check_threads("--threads", s.threads);
-    std::vector<std::string> inputs = s.positive_dirs;
-    inputs.insert(inputs.end(), s.negative_dirs.begin(), s.negative_dirs.end());
+    cli::check_threads("--threads", s.crops.threads);
+    std::vector<std::string> inputs = s.crops.positive_dirs;
+    inputs.insert(inputs.end(), s.crops.negative_dirs.begin(), s.crops.negative_dirs.end());
     if (!s.evaluate.empty()) inputs.push_back(s.evaluate);
-    check_training_outputs(s.output, s.checkpoint, inputs);
+    check_training_outputs(s.crops.output, s.checkpoint, inputs);
 }
 
 // Everything that changes the checkpointed stages: data (file names) and settings, not threads or paths, nor
@@ -155,9 +150,9 @@ std::string fingerprint(const Settings& s, const HogData& data) {
     std::ostringstream out;
     out.precision(17);
     out << "data " << std::hex << h << std::dec << " positives " << data.train_positives.size() << " negatives "
-        << data.train_negatives.size() << " margin " << data::margin_text(s.margin) << " holdout " << s.holdout
-        << " calibration " << s.calibration << " jitter " << s.jitter.copies << " " << s.jitter.shift << " "
-        << s.jitter.scale << " seed " << c.stage.seed
+        << data.train_negatives.size() << " margin " << data::margin_text(s.crops.margin) << " holdout " << s.crops.holdout
+        << " calibration " << s.calibration << " jitter " << s.crops.jitter.copies << " " << s.crops.jitter.shift << " "
+        << s.crops.jitter.scale << " seed " << c.stage.seed
         << " min-hit-rate " << c.stage.min_hit_rate << " max-false-alarm " << c.stage.max_false_alarm
         << " blocks-per-round " << c.stage.blocks_per_round << " bins " << c.stage.bins << " sum " << s.sum
         << " max-learners " << c.stage.max_weaks << " svm-c "
@@ -190,22 +185,22 @@ void train_and_report(const Settings& s, const data::ProgressListener& listener)
     data::Progress progress(kProgressUnit, kProgressUnits, listener);
     const Size window = s.cascade.window;
     const HogData data =
-        find_hog_data(s.positive_dirs, s.negative_dirs, window, s.holdout, s.cascade.stage.seed, s.threads, s.group_by);
+        find_hog_data(s.crops.positive_dirs, s.crops.negative_dirs, window, s.crops.holdout, s.cascade.stage.seed, s.crops.threads, s.crops.group_by);
     progress.log("data: " + std::to_string(data.train_positives.size()) + " training and " +
                  std::to_string(data.held_positives.size()) + " held-out positive crops, " +
                  std::to_string(data.train_negatives.size()) + " training and " +
-                 std::to_string(data.held_negatives.size()) + " held-out negative images (holdout " + cli::real_text(s.holdout) +
-                 ", by source photo grouped by " + data::group_by_name(s.group_by) + ", seed " +
+                 std::to_string(data.held_negatives.size()) + " held-out negative images (holdout " + cli::real_text(s.crops.holdout) +
+                 ", by source photo grouped by " + data::group_by_name(s.crops.group_by) + ", seed " +
                  std::to_string(s.cascade.stage.seed) + ")");
 
     ScanParams scan;
     scan.pyramid.scale_factor = s.eval_scale;
     scan.rule.stride = s.eval_stride;
-    scan.threads = s.threads;
+    scan.threads = s.crops.threads;
     auto evaluate_held_out = [&](const HogCascade& cascade) {
         if (data.held_positives.empty() || data.held_negatives.empty()) return false;
         report_evaluation(evaluate(cascade,
-                                              load_positive_windows(data.held_positives, cascade.window, s.margin, s.threads),
+                                              load_positive_windows(data.held_positives, cascade.window, s.crops.margin, s.crops.threads),
                                               data.held_negatives, scan),
                           s, progress);
         return true;
@@ -220,10 +215,10 @@ void train_and_report(const Settings& s, const data::ProgressListener& listener)
 
     std::vector<data::PositiveSource> fitting, calibrating;
     split_calibration(data.train_positives, s.calibration, s.cascade.stage.seed, fitting, calibrating);
-    data::Jitter jitter = s.jitter;
+    data::Jitter jitter = s.crops.jitter;
     jitter.seed = s.cascade.stage.seed;
-    WindowSet positives = load_positive_windows(fitting, window, s.margin, s.threads, jitter);
-    WindowSet calibration = load_positive_windows(calibrating, window, s.margin, s.threads);
+    WindowSet positives = load_positive_windows(fitting, window, s.crops.margin, s.crops.threads, jitter);
+    WindowSet calibration = load_positive_windows(calibrating, window, s.crops.margin, s.crops.threads);
     if (!calibrating.empty())
         progress.log("calibration: " + std::to_string(calibrating.size()) + " of the training crops (--calibration " +
                      cli::real_text(s.calibration) + ", by source photo) set the boosted stages' thresholds, " +
@@ -235,7 +230,7 @@ void train_and_report(const Settings& s, const data::ProgressListener& listener)
     options.resume = s.resume;
     options.fingerprint = fingerprint(s, data);
     options.policy = s.sum == "running" ? SumPolicy::running : SumPolicy::per_stage;
-    options.stage.threads = options.mining.threads = options.final_svm.threads = s.threads;
+    options.stage.threads = options.mining.threads = options.final_svm.threads = s.crops.threads;
     options.mining.seed = options.stage.seed;
     options.final_svm.descriptor =
         s.final_descriptor == "dalal-triggs" ? kHogDescriptorDalalTriggs : kHogDescriptorIntegral;
@@ -245,12 +240,12 @@ void train_and_report(const Settings& s, const data::ProgressListener& listener)
     const TrainingOutcome outcome =
         train_cascade(std::move(positives), data.train_negatives, options, progress, std::move(calibration));
     if (outcome.cascade.stages.empty())
-        throw InputError(s.output, "not written: no stage could be trained (" + outcome.stop_reason + ")");
-    save_model(Model{outcome.cascade, s.output}, s.output);
+        throw InputError(s.crops.output, "not written: no stage could be trained (" + outcome.stop_reason + ")");
+    save_model(Model{outcome.cascade, s.crops.output}, s.crops.output);
 
     std::string per_stage;
     for (const auto& st : outcome.stages) per_stage += (per_stage.empty() ? "" : " ") + std::to_string(st.learners);
-    progress.log("wrote " + s.output + ": " + std::to_string(outcome.cascade.stages.size()) + " stages, " +
+    progress.log("wrote " + s.crops.output + ": " + std::to_string(outcome.cascade.stages.size()) + " stages, " +
                  std::to_string(outcome.cascade.weaks.size()) + " learners (per stage: " + per_stage + "); stopped: " +
                  outcome.stop_reason + "; training time " + cli::duration_text(outcome.seconds));
     evaluate_held_out(outcome.cascade);
@@ -264,25 +259,12 @@ bool run(int argc, const char* const* argv, const data::ProgressListener& listen
     po::options_description options("Options");
     // clang-format off
     options.add_options()
-        ("help,h", "show this help")
-        ("pos", po::value(&s.positive_dirs)->composing(), "folder or list file of positive crops (repeatable)")
-        ("neg", po::value(&s.negative_dirs)->composing(), "folder or list file of object-free images (repeatable)")
-        ("output,o", po::value(&s.output), "the model to write (the project's XML)")
+        ("help,h", "show this help");
+    add_crop_training_options(options, s.crops);
+    options.add_options()
         ("evaluate", po::value(&s.evaluate), "evaluate this HoG model on the held-out data instead of training")
-        ("pos-margin", po::value<std::string>()->default_value("16")->notifier(
-             [&s](const std::string& t) { s.margin = data::parse_margin("--pos-margin", t); }),
-         "pixels around the 64x128 window in each crop: N on every side, or top,right,bottom,left")
-        ("group-by", po::value<std::string>()->default_value("name")->notifier(
-             [&s](const std::string& t) { s.group_by = data::parse_group_by("--group-by", t); }),
-         "crops of one photo or person, kept on one side of the --holdout and --calibration splits: name (INRIA's "
-         "crop001001a..f) or folder (UMIST's person/face/*.pgm)")
-        ("holdout", po::value(&s.holdout)->default_value(0.2), "fraction of source photos and negative images held out")
-        ("jitter", po::value(&s.jitter.copies)->default_value(0), "add this many shifted and scaled copies of every fitting crop (data/positive_samples.hpp)")
-        ("jitter-shift", po::value(&s.jitter.shift)->default_value(s.jitter.shift, "4"), "jitter: shift of at most this many pixels in x and in y")
-        ("jitter-scale", po::value(&s.jitter.scale)->default_value(s.jitter.scale, "1.1"), "jitter: size factor between 1/F and F")
         ("calibration", po::value(&s.calibration)->default_value(0.0), "fraction of the training photos whose crops only set the boosted stages' thresholds (0: none)")
         ("seed", po::value(&c.stage.seed)->default_value(1), "seed of every random choice")
-        ("threads", po::value(&s.threads)->default_value(0), "worker threads (0: all cores)")
         ("stages", po::value(&c.max_stages)->default_value(30), "maximum number of stages")
         ("target-false-alarm", po::value(&c.target_false_alarm)->default_value(5e-5), "stop when the stages' false-alarm rates multiply to this")
         ("min-hit-rate", po::value(&c.stage.min_hit_rate)->default_value(0.99), "d_min: positives each stage keeps")

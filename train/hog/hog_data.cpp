@@ -54,21 +54,26 @@ void split_calibration(const std::vector<data::PositiveSource>& positives, doubl
     if (fitting.empty()) throw InputError("--calibration", "leaves no positive crop to fit the learners");
 }
 
+GrayImage read_margined_crop(const std::string& path, Size window, const data::Margin& margin) {
+    const Size expected{window.width + margin.left + margin.right, window.height + margin.top + margin.bottom};
+    GrayImage crop = data::read_gray(path);
+    if (!(crop.size() == expected))
+        throw InputError(path, "is " + std::to_string(crop.width) + "x" + std::to_string(crop.height) + ", expected " +
+                                   std::to_string(expected.width) + "x" + std::to_string(expected.height) + " (a " +
+                                   std::to_string(window.width) + "x" + std::to_string(window.height) +
+                                   " window with a margin of " + data::margin_text(margin) + " px)");
+    return crop;
+}
+
 WindowSet load_positive_windows(const std::vector<data::PositiveSource>& crops, Size window, const data::Margin& margin,
                                 int threads, const data::Jitter& jitter) {
     data::check_jitter(jitter);
-    const Size expected{window.width + margin.left + margin.right, window.height + margin.top + margin.bottom};
     std::vector<WindowSet> one(crops.size(), WindowSet(window));
     parallel_for(
         static_cast<int>(crops.size()),
         [&](int i) {
             const std::string& path = crops[static_cast<std::size_t>(i)].path;
-            const GrayImage crop = data::read_gray(path);
-            if (!(crop.size() == expected))
-                throw InputError(path, "is " + std::to_string(crop.width) + "x" + std::to_string(crop.height) + ", expected " +
-                                           std::to_string(expected.width) + "x" + std::to_string(expected.height) + " (a " +
-                                           std::to_string(window.width) + "x" + std::to_string(window.height) +
-                                           " window with a margin of " + data::margin_text(margin) + " px)");
+            const GrayImage crop = read_margined_crop(path, window, margin);
             HogPlanes planes;
             compute_hog_planes(crop.view(), planes);
             one[static_cast<std::size_t>(i)].add(planes.sampler(), margin.left, margin.top);

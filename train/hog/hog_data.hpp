@@ -38,6 +38,10 @@ HogData find_hog_data(const std::vector<std::string>& positive_sources, const st
 void split_calibration(const std::vector<data::PositiveSource>& positives, double fraction, std::uint64_t seed,
                        std::vector<data::PositiveSource>& fitting, std::vector<data::PositiveSource>& calibrating);
 
+// The crop at `path`, which must be exactly the window plus the margin on each side (InputError naming the file
+// otherwise).
+GrayImage read_margined_crop(const std::string& path, Size window, const data::Margin& margin);
+
 // The window at (margin.left, margin.top) of each crop, each followed by that window of its `jitter.copies`
 // jittered copies (data/positive_samples.hpp: the crop resampled about its centre, the margin supplying the
 // pixels that move in). Every crop must be exactly the window plus the margin on each side (InputError naming
