@@ -21,6 +21,7 @@
 #include <variant>
 #include <vector>
 
+#include "common/cov_cpu_detector.hpp"
 #include "common/hog_cpu_detector.hpp"
 #include "common/lbp_cpu_detector.hpp"
 #include "common/model_io.hpp"
@@ -60,11 +61,11 @@ std::string golden_path(const GoldenModel& m) {
     return (fs::path(CASCADE_SOURCE_DIR) / "tests" / "common" / "golden" / (m.name + ".txt")).string();
 }
 
-// The scans the toolkit runs these families with: HoG sparse (stride 8) at scale step 1.05, LBP with
-// OpenCV's rule at 1.1.
+// The scans the toolkit runs these families with: HoG and region covariance sparse (stride 8: covariance
+// windows sit on their grid) at scale step 1.05, LBP with OpenCV's rule at 1.1.
 ScanParams scan_for(const Model& model) {
     ScanParams scan;
-    const bool hog = std::holds_alternative<HogCascade>(model.cascade);
+    const bool hog = std::holds_alternative<HogCascade>(model.cascade) || std::holds_alternative<CovCascade>(model.cascade);
     scan.pyramid.scale_factor = hog ? 1.05 : 1.1;
     scan.rule.stride = hog ? kHogSparseStride : 0;
     return scan;
@@ -130,6 +131,8 @@ std::string golden_text(const GoldenModel& m) {
             out << "rejected per stage";
             for (const std::int64_t n : stats.rejected_at) out << " " << n;
             out << "\n";
+        } else if (const auto* cov = std::get_if<CovCascade>(&model.cascade)) {
+            windows = detect_windows(*cov, view, scan);
         } else {
             windows = detect_windows(std::get<LbpCascade>(model.cascade), view, scan);
         }
