@@ -2,12 +2,12 @@
 // images (gpu/covariance_integrals_gpu.hpp), then the distance of every window of each size, `step` pixels apart,
 // to a target covariance. CUDA and common/ only.
 //
-// Frames go up through a pinned staging buffer owned by the matcher (the caller's planes are copied there plane
-// by plane, each plane's upload overlapping the next one's copy; a caller that writes its frame straight into
-// staging() skips the copy). Windows: one thread per window, every window size in one launch, common/'s
-// window_distance for the layout's dimension (covariance, then Jacobi or Cholesky against the target prepared once
-// by spd_target, the matrices in registers), so the distances equal the CPU reference's up to the device's log and
-// sqrt (double, within an ulp or two). search() downloads every map; best() only the best window (each block's
+// Frames go up through a pinned staging buffer owned by the matcher, in strips of rows: each strip is written there
+// (the caller's planes copied, or a StagingFill writing the caller's frame straight into staging(), with no copy
+// after it), then its upload queued, which overlaps the writing of the next strip. Windows: one thread per window,
+// every window size in one launch, common/'s window_distance for the layout's dimension (covariance, then Jacobi or
+// Cholesky against the target prepared once by spd_target, the matrices in registers), so the distances equal the
+// CPU reference's up to the device's log and sqrt (double, within an ulp or two). search() downloads every map; best() only the best window (each block's
 // best by cub::BlockReduce, the frame's by one atomicMin on the distance's bits and the window's index).
 #pragma once
 
@@ -16,6 +16,7 @@
 
 #include "common/covariance_features.hpp"
 #include "common/geometry.hpp"
+#include "common/staging_fill.hpp"
 #include "gpu/covariance_integrals_gpu.hpp"
 #include "gpu/device_buffer.hpp"
 #include "gpu/kernel_timer.hpp"
@@ -37,20 +38,24 @@ public:
 
     // search: requires colour.channels == layout.channels, grey of the same size (the colour plane itself in
     //   grey), every window within the frame with 2 to 2^20 pixels, frames up to 4096x4096. One map per window.
+    //   fill (search, best, start), when given, writes the frame into staging() strip by strip, each strip just before
+    //   its upload; colour and grey must then be views of staging()'s planes.
     std::vector<ScoreMap> search(const MatchPlanes& colour, const GrayView& grey, const std::vector<Size>& windows,
-                                 int step);
+                                 int step, const StagingFill& fill = {});
 
     // best: as search, but only the best window: the smallest distance; among equals the first window size, then
     //   the first position in row-major order (the CPU's find_peaks and merge_peaks with top 1 and no threshold).
-    CovarianceBest best(const MatchPlanes& colour, const GrayView& grey, const std::vector<Size>& windows, int step) {
-        start(colour, grey, windows, step);
+    CovarianceBest best(const MatchPlanes& colour, const GrayView& grey, const std::vector<Size>& windows, int step,
+                        const StagingFill& fill = {}) {
+        start(colour, grey, windows, step, fill);
         return finish_best();
     }
 
     // best() in two halves, so that a caller with two matchers overlaps one frame's upload with the other's
     // kernels: start returns once the frame is in pinned memory (the caller's planes may then change) and the
     // work is queued; finish_best waits for it. Every start is followed by one finish_best.
-    void start(const MatchPlanes& colour, const GrayView& grey, const std::vector<Size>& windows, int step);
+    void start(const MatchPlanes& colour, const GrayView& grey, const std::vector<Size>& windows, int step,
+               const StagingFill& fill = {});
     CovarianceBest finish_best();
 
     // staging: pinned host memory for a frame of `size`: layout.channels colour planes, then the grey plane, each
@@ -68,9 +73,9 @@ public:
     void time_kernels(bool on) { timing_ = on; }
 
 private:
-    void upload(const MatchPlanes& colour, const GrayView& grey);
+    void upload(const MatchPlanes& colour, const GrayView& grey, const StagingFill& fill);
     void enqueue(const MatchPlanes& colour, const GrayView& grey, const std::vector<Size>& windows, int step,
-                 bool with_best);
+                 bool with_best, const StagingFill& fill);
 
     Stream stream_;
     CovarianceLayout layout_;

@@ -12,7 +12,8 @@ class CpuSource : public MapSource {
 public:
     CpuSource(const Options& options, const TemplatePlanes& templates) : options_(options), templates_(templates) {}
 
-    std::vector<ScoreMap> maps(const MatchPlanes& image, const GrayView& grey) override {
+    // `fill` is empty: this source has no staging.
+    std::vector<ScoreMap> maps(const MatchPlanes& image, const GrayView& grey, const StagingFill&) override {
         std::vector<ScoreMap> out;
         if (!options_.covariance) {
             for (const MatchPlanes& t : templates_.sizes)

@@ -8,6 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include "common/geometry.hpp"
+#include "common/staging_fill.hpp"
 #include "common/template_score.hpp"
 
 namespace cascade::match {
@@ -23,29 +25,42 @@ inline MatchPlanes match_planes(const cv::Mat& image, std::vector<cv::Mat>& stor
     return planes;
 }
 
-// split_into: `image` (1 or 3 channels, 8-bit) and `grey` (its grey image, same size) written into `memory` as
-//   planes of width x height bytes, stride width: the channels, then grey (the layout of
-//   gpu::CovarianceMatcherGpu::staging: a frame split straight into pinned memory is not copied again there). Bands of
-//   rows in parallel on OpenCV's threads. Returns views of the planes.
-inline std::pair<MatchPlanes, GrayView> split_into(const cv::Mat& image, const cv::Mat& grey, std::uint8_t* memory) {
-    const int w = image.cols, h = image.rows, channels = image.channels();
-    const std::size_t plane = static_cast<std::size_t>(w) * h;
-    const int bands = std::min(h, 4 * std::max(1, cv::getNumThreads()));
-    cv::parallel_for_(cv::Range(0, bands), [&](const cv::Range& range) {
-        for (int band = range.start; band < range.end; ++band) {
-            const int top = band * h / bands, rows = (band + 1) * h / bands - top;
-            cv::Mat out[4];
-            for (int c = 0; c <= channels; ++c)
-                out[c] = cv::Mat(rows, w, CV_8UC1, memory + c * plane + static_cast<std::size_t>(top) * w);
-            if (channels == 1) image.rowRange(top, top + rows).copyTo(out[0]);
-            else cv::split(image.rowRange(top, top + rows), out);  // writes into out[0..2]: their size and type fit
-            grey.rowRange(top, top + rows).copyTo(out[channels]);
-        }
-    });
+// staged_planes: views of the planes split_into lays out in `memory` for a frame of `size` with `channels` colour
+//   channels (gpu::CovarianceMatcherGpu::staging's layout): the channels, then grey, each width x height bytes,
+//   stride width.
+inline std::pair<MatchPlanes, GrayView> staged_planes(int channels, Size size, std::uint8_t* memory) {
+    const std::size_t plane = static_cast<std::size_t>(size.width) * size.height;
     MatchPlanes planes;
     planes.channels = channels;
-    for (int c = 0; c < channels; ++c) planes.planes[c] = {memory + c * plane, w, h, w};
-    return {planes, GrayView{memory + channels * plane, w, h, w}};
+    for (int c = 0; c < channels; ++c) planes.planes[c] = {memory + c * plane, size.width, size.height, size.width};
+    return {planes, GrayView{memory + channels * plane, size.width, size.height, size.width}};
+}
+
+// split_rows_into: rows [top, top + rows) of `image` (1 or 3 channels, 8-bit) and of `grey` (its grey image, same
+//   size) written into staged_planes' planes in `memory`, bands of rows in parallel on OpenCV's threads (a frame
+//   split strip by strip while the strips before it are uploaded: gpu::StagingFill).
+inline void split_rows_into(const cv::Mat& image, const cv::Mat& grey, std::uint8_t* memory, int top, int rows) {
+    const int w = image.cols, channels = image.channels();
+    const std::size_t plane = static_cast<std::size_t>(w) * image.rows;
+    const int bands = std::min(rows, 4 * std::max(1, cv::getNumThreads()));
+    cv::parallel_for_(cv::Range(0, bands), [&](const cv::Range& range) {
+        for (int band = range.start; band < range.end; ++band) {
+            const int first = top + band * rows / bands, count = top + (band + 1) * rows / bands - first;
+            cv::Mat out[4];
+            for (int c = 0; c <= channels; ++c)
+                out[c] = cv::Mat(count, w, CV_8UC1, memory + c * plane + static_cast<std::size_t>(first) * w);
+            if (channels == 1) image.rowRange(first, first + count).copyTo(out[0]);
+            else  // writes into out[0..2]: their size and type fit
+                cv::split(image.rowRange(first, first + count), out);
+            grey.rowRange(first, first + count).copyTo(out[channels]);
+        }
+    });
+}
+
+// split_into: the whole frame by split_rows_into. Returns views of the planes.
+inline std::pair<MatchPlanes, GrayView> split_into(const cv::Mat& image, const cv::Mat& grey, std::uint8_t* memory) {
+    split_rows_into(image, grey, memory, 0, image.rows);
+    return staged_planes(image.channels(), {image.cols, image.rows}, memory);
 }
 
 }  // namespace cascade::match

@@ -28,16 +28,16 @@ public:
                 *options.covariance);
     }
 
-    std::vector<ScoreMap> maps(const MatchPlanes& image, const GrayView& grey) override {
-        if (covariance_) return covariance_->search(image, grey, windows_, options_.step);
+    std::vector<ScoreMap> maps(const MatchPlanes& image, const GrayView& grey, const StagingFill& fill) override {
+        if (covariance_) return covariance_->search(image, grey, windows_, options_.step, fill);
         std::vector<ScoreMap> out;
         for (const auto& m : matchers_) out.push_back(m->score_map(image));
         return out;
     }
 
-    std::optional<Detection> best(const MatchPlanes& image, const GrayView& grey) override {
+    std::optional<Detection> best(const MatchPlanes& image, const GrayView& grey, const StagingFill& fill) override {
         if (!covariance_) return std::nullopt;
-        const gpu::CovarianceBest b = covariance_->best(image, grey, windows_, options_.step);
+        const gpu::CovarianceBest b = covariance_->best(image, grey, windows_, options_.step, fill);
         const Size& w = windows_[static_cast<std::size_t>(b.window)];
         return Detection{{b.x, b.y, w.width, w.height}, b.distance};
     }

@@ -80,10 +80,13 @@ std::vector<Detection> TemplateSet::find(const cv::Mat& image, const cv::Mat& gr
     std::vector<cv::Mat> image_split;
     MatchPlanes image_planes;
     GrayView grey_planes = grey_view(grey);
-    if (std::uint8_t* staging = source_->staging({image.cols, image.rows}))
-        std::tie(image_planes, grey_planes) = split_into(image, grey, staging);
-    else
+    StagingFill fill;  // the frame split into the source's staging strip by strip as it is uploaded
+    if (std::uint8_t* staging = source_->staging({image.cols, image.rows})) {
+        std::tie(image_planes, grey_planes) = staged_planes(image.channels(), {image.cols, image.rows}, staging);
+        fill = [&image, &grey, staging](int top, int rows) { split_rows_into(image, grey, staging, top, rows); };
+    } else {
         image_planes = match_planes(image, image_split);
+    }
     std::vector<Detection> found;
     if (options_.exact) {
         const auto positions = source_->exact(image_planes);
@@ -96,8 +99,8 @@ std::vector<Detection> TemplateSet::find(const cv::Mat& image, const cv::Mat& gr
     }
     const PeakRules rules{options_.top, options_.threshold, options_.nms_iou};
     if (!rules.threshold && rules.top == 1)
-        if (const std::optional<Detection> best = source_->best(image_planes, grey_planes)) return {*best};
-    const std::vector<ScoreMap> maps = source_->maps(image_planes, grey_planes);
+        if (const std::optional<Detection> best = source_->best(image_planes, grey_planes, fill)) return {*best};
+    const std::vector<ScoreMap> maps = source_->maps(image_planes, grey_planes, fill);
     for (std::size_t i = 0; i < templates_.size(); ++i) {
         const Size size{templates_[i].cols, templates_[i].rows};
         const std::vector<Detection> peaks = find_peaks(maps[i], size, options_.method, rules);

@@ -6,11 +6,12 @@
 //   maps:      search(): the frame's planes from pageable memory, every window's distance, all maps downloaded;
 //   best:      best(): the same planes, only the best window downloaded (one thread copies them into staging);
 //   staged:    best() of a frame already in the matcher's pinned staging (no host copy at all);
-//   split:     a decoded frame (interleaved BGR and its grey image, as cascade-match has it) split straight into
-//              staging on OpenCV's threads (match/cv_planes.hpp's split_into), then best(): cascade-match's
-//              per-frame latency from a decoded frame to its best window;
+//   split:     best() of a decoded frame (interleaved BGR and its grey image, as cascade-match has it), split
+//              straight into staging on OpenCV's threads strip by strip as best() uploads it (a StagingFill of
+//              match/cv_planes.hpp's split_rows_into: each strip's upload overlaps the next strip's split):
+//              cascade-match's per-frame latency from a decoded frame to its best window;
 //   pipelined: wall time per frame over --frames frames through two matchers in turn, each frame split into its
-//              matcher's staging while the other matcher's frame is uploaded and searched: throughput, not latency;
+//              matcher's staging (as in split) while the other matcher's frame is searched: throughput, not latency;
 //   integrals / windows: the kernels of a best() call (windows: the distances and the best window); TB/s: the
 //              integral images' bytes (written once) over their time.
 // CPU: median over --cpu-frames. "same best": the GPU's best() and the CPU's best window agree on every CPU frame,
@@ -132,6 +133,19 @@ std::pair<MatchPlanes, GrayView> staged(gpu::CovarianceMatcherGpu& matcher, cons
     return match::split_into(frame.bgr, frame.grey, matcher.staging({frame.grey.cols, frame.grey.rows}));
 }
 
+// best() (with `finish`) or start() of the frame split into the matcher's staging strip by strip as it is uploaded,
+// as cascade-match does (match/template_set.cpp).
+gpu::CovarianceBest split_search(gpu::CovarianceMatcherGpu& matcher, const BenchFrame& frame, const Workload& w,
+                                 bool finish) {
+    std::uint8_t* staging = matcher.staging({frame.grey.cols, frame.grey.rows});
+    const auto planes = match::staged_planes(3, {frame.grey.cols, frame.grey.rows}, staging);
+    const StagingFill fill = [&frame, staging](int top, int rows) {
+        match::split_rows_into(frame.bgr, frame.grey, staging, top, rows);
+    };
+    matcher.start(planes.first, planes.second, w.windows, w.o.step, fill);
+    return finish ? matcher.finish_best() : gpu::CovarianceBest{};
+}
+
 // Wall time per frame of --frames frames through two matchers in turn (after one warm-up frame each): frame f is
 // split into matcher f % 2's staging (its frame f - 2 is finished), then started, then frame f - 1 finished.
 double pipelined_ms(const Workload& w) {
@@ -140,10 +154,7 @@ double pipelined_ms(const Workload& w) {
     for (gpu::CovarianceMatcherGpu* m : matchers) m->best(w.frame(0).colour(), view_of(w.frame(0).grey), w.windows, w.o.step);
     const auto start = std::chrono::steady_clock::now();
     for (int f = 0; f <= w.o.frames; ++f) {
-        if (f < w.o.frames) {
-            const auto [colour, grey] = staged(*matchers[f % 2], w.frame(f));
-            matchers[f % 2]->start(colour, grey, w.windows, w.o.step);
-        }
+        if (f < w.o.frames) split_search(*matchers[f % 2], w.frame(f), w, false);
         if (f > 0) matchers[(f - 1) % 2]->finish_best();
     }
     return ms_since(start) / w.o.frames;
@@ -172,8 +183,7 @@ MetricRow time_metric(const Workload& w) {
         matcher.best(colour, grey, w.windows, w.o.step);
         if (f >= 0) staged_ms.push_back(ms_since(start));
         start = std::chrono::steady_clock::now();
-        const auto [split_colour, split_grey] = staged(matcher, frame);
-        const gpu::CovarianceBest split = matcher.best(split_colour, split_grey, w.windows, w.o.step);
+        const gpu::CovarianceBest split = split_search(matcher, frame, w, true);
         if (f >= 0) split_ms.push_back(ms_since(start));
         same = same && split.window == best.window && split.x == best.x && split.y == best.y &&
                split.distance == best.distance;

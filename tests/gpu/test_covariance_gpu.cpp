@@ -54,18 +54,24 @@ Detection cpu_best(const std::vector<ScoreMap>& maps, const std::vector<Size>& w
     return match::merge_peaks(peaks, MatchMethod::sqdiff, {}).front();
 }
 
+// Rows [top, top + rows) of the frame copied into staging planes at `host` (the matcher's layout).
+void stage_rows(std::uint8_t* host, const MatchPlanes& colour, const GrayView& grey, int top, int rows) {
+    const int w = grey.width, h = grey.height;
+    for (int c = 0; c <= colour.channels; ++c) {
+        const GrayView& source = c < colour.channels ? colour.planes[c] : grey;
+        std::uint8_t* plane = host + static_cast<std::size_t>(c) * w * h;
+        for (int y = top; y < top + rows; ++y) std::memcpy(plane + y * w, source.data + y * source.stride, w);
+    }
+}
+
 // The frame copied into the matcher's staging planes, as views of them.
 std::pair<MatchPlanes, GrayView> staged(gpu::CovarianceMatcherGpu& matcher, const MatchPlanes& colour,
                                         const GrayView& grey) {
     const int w = grey.width, h = grey.height;
     std::uint8_t* host = matcher.staging({w, h});
+    stage_rows(host, colour, grey, 0, h);
     MatchPlanes planes = colour;
-    for (int c = 0; c <= colour.channels; ++c) {
-        const GrayView& source = c < colour.channels ? colour.planes[c] : grey;
-        std::uint8_t* plane = host + static_cast<std::size_t>(c) * w * h;
-        for (int y = 0; y < h; ++y) std::memcpy(plane + y * w, source.data + y * source.stride, w);
-        if (c < colour.channels) planes.planes[c] = {plane, w, h, w};
-    }
+    for (int c = 0; c < colour.channels; ++c) planes.planes[c] = {host + static_cast<std::size_t>(c) * w * h, w, h, w};
     return {planes, GrayView{host + static_cast<std::size_t>(colour.channels) * w * h, w, h, w}};
 }
 
@@ -120,6 +126,28 @@ TEST_CASE("GPU covariance integral images equal the CPU's; window distances equa
             const auto again = matcher.search(staged_colour, staged_grey, windows, 3);
             CHECK(matcher.integrals() == cpu.sums);
             for (std::size_t s = 0; s < windows.size(); ++s) CHECK(again[s].scores == maps[s].scores);
+            // Staging cleared, then written by a fill strip by strip as the matcher uploads: the same results; the
+            // strips cover every row once, in order.
+            std::uint8_t* host = matcher.staging({w, h});
+            std::memset(host, 0, static_cast<std::size_t>(w) * h * (layout.channels + 1));
+            int next_row = 0, strips = 0;
+            const StagingFill fill = [&](int top, int rows) {
+                strips += top == next_row && rows > 0;
+                next_row = top + rows;
+                stage_rows(host, colour, grey, top, rows);
+            };
+            const auto filled = matcher.search(staged_colour, staged_grey, windows, 3, fill);
+            CHECK(next_row == h);
+            CHECK(strips > 1);
+            for (std::size_t s = 0; s < windows.size(); ++s) CHECK(filled[s].scores == maps[s].scores);
+            next_row = strips = 0;
+            std::memset(host, 0, static_cast<std::size_t>(w) * h * (layout.channels + 1));
+            const gpu::CovarianceBest filled_best = matcher.best(staged_colour, staged_grey, windows, 3, fill);
+            CHECK(next_row == h);
+            CHECK(filled_best.x == found.x);
+            CHECK(filled_best.y == found.y);
+            CHECK(filled_best.window == found.window);
+            CHECK(filled_best.distance == found.distance);
         }
     }
 }

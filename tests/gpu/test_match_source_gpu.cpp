@@ -30,8 +30,8 @@ MatchPlanes cut(MatchPlanes p, int x, int y, int w, int h) {
 
 void check_same_maps(const match::Options& options, const match::TemplatePlanes& templates, const MatchPlanes& image,
                      double relative) {
-    const auto cpu = match::make_cpu_source(options, templates)->maps(image, image.planes[0]);
-    const auto gpu = match::make_gpu_source(options, templates)->maps(image, image.planes[0]);
+    const auto cpu = match::make_cpu_source(options, templates)->maps(image, image.planes[0], {});
+    const auto gpu = match::make_gpu_source(options, templates)->maps(image, image.planes[0], {});
     REQUIRE(gpu.size() == cpu.size());
     for (std::size_t s = 0; s < cpu.size(); ++s) {
         REQUIRE(gpu[s].width == cpu[s].width);
@@ -86,8 +86,8 @@ TEST_CASE("cascade-match's GPU map source gives the CPU source's maps and exact 
     // best(): the GPU source finds the CPU maps' best match (top 1, no threshold) on the device; the CPU source
     // leaves it to the maps.
     const auto cpu = match::make_cpu_source(options, sizes);
-    CHECK(!cpu->best(grey, grey.planes[0]));
-    const auto maps = cpu->maps(grey, grey.planes[0]);
+    CHECK(!cpu->best(grey, grey.planes[0], {}));
+    const auto maps = cpu->maps(grey, grey.planes[0], {});
     std::vector<Detection> peaks;
     for (std::size_t s = 0; s < maps.size(); ++s) {
         const Size size{sizes.sizes[s].width(), sizes.sizes[s].height()};
@@ -95,7 +95,7 @@ TEST_CASE("cascade-match's GPU map source gives the CPU source's maps and exact 
         peaks.insert(peaks.end(), p.begin(), p.end());
     }
     const Detection expected = match::merge_peaks(peaks, MatchMethod::sqdiff, {}).front();
-    const auto found = match::make_gpu_source(options, sizes)->best(grey, grey.planes[0]);
+    const auto found = match::make_gpu_source(options, sizes)->best(grey, grey.planes[0], {});
     REQUIRE(found);
     CHECK(found->rect == expected.rect);
     CHECK(std::abs(found->score - expected.score) <= 1e-6 * std::max(1.0f, std::abs(expected.score)));

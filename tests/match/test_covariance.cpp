@@ -183,3 +183,16 @@ TEST_CASE("split_into writes a frame's channels, then its grey image, as planes 
         }
     }
 }
+
+TEST_CASE("split_rows_into, strip by strip, writes what split_into writes") {
+    const auto photo = load("fruits.jpg", {3, 5, 301, 190}, {3, false});
+    if (!photo) return;
+    const cv::Mat& image = photo->colour;
+    const std::size_t bytes = static_cast<std::size_t>(image.cols) * image.rows * 4;
+    std::vector<std::uint8_t> whole(bytes), strips(bytes, 0);
+    match::split_into(image, photo->grey, whole.data());
+    for (const int top : {0, 47, 48, 120, 189})  // uneven strips; the last one a single row
+        match::split_rows_into(image, photo->grey, strips.data(), top,
+                               (top == 0 ? 47 : top == 47 ? 1 : top == 48 ? 72 : top == 120 ? 69 : 1));
+    CHECK(strips == whole);
+}
