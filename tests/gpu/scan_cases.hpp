@@ -2,6 +2,8 @@
 // a first scale (below 1: levels larger than the frame), as the CPU's ScanParams and a family's GPU options.
 #pragma once
 
+#include <doctest/doctest.h>
+
 #include "common/scan.hpp"
 #include "gpu/detector_types.hpp"
 
@@ -39,6 +41,17 @@ inline long long passed_stages(const ScanStats& cpu, int stage) {
     long long passed = 0;
     for (auto s = static_cast<std::size_t>(stage); s < cpu.rejected_at.size(); ++s) passed += cpu.rejected_at[s];
     return passed;
+}
+
+// A fixed-stride scan visits every position on both sides, so after each compaction group the GPU's survivors are
+// the CPU's windows that passed the group's stages. Checks that (in the caller's INFO scope); returns how many
+// survivor counts it compared.
+inline long long check_survivors(const gpu::GpuStats& gpu, const ScanStats& cpu) {
+    CHECK(gpu.windows == cpu.windows);
+    REQUIRE(gpu.survivors.size() == gpu.group_end_stage.size());
+    for (std::size_t g = 0; g < gpu.survivors.size(); ++g)
+        CHECK(gpu.survivors[g] == passed_stages(cpu, gpu.group_end_stage[g]));
+    return static_cast<long long>(gpu.survivors.size());
 }
 
 }  // namespace cascade::test
