@@ -108,7 +108,7 @@ TEST_CASE("cov pixel features: magnitude, angle and derivatives are the document
     CHECK(f[7] == 27);
 }
 
-TEST_CASE("cov planes: grid corners hold the pixels' sums; a rectangle's covariance is the direct one") {
+TEST_CASE("cov planes: grid corners hold the pixels' sums -- a rectangle's covariance is the direct one") {
     for (const cv::Mat& gray : some_images()) {
         const GrayView image = view_of_mat(gray);
         CovPlanes planes;
@@ -179,7 +179,7 @@ TEST_CASE("jacobi_eigen: a = V diag(values) V^T, V orthogonal") {
     }
 }
 
-TEST_CASE("cov_log_vector: exp of the vector's matrix gives the covariance back; tangent at itself is zero") {
+TEST_CASE("cov_log_vector: exp of the vector's matrix gives the covariance back -- tangent at itself is zero") {
     for (const cv::Mat& gray : some_images()) {
         const GrayView image = view_of_mat(gray);
         CovPlanes planes;

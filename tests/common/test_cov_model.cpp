@@ -51,7 +51,7 @@ std::string replaced(std::string text, const std::string& from, const std::strin
 
 }  // namespace
 
-TEST_CASE("cov model: XML and packed round trips give the same bits; bad files one-line errors") {
+TEST_CASE("cov model: XML and packed round trips give the same bits -- bad files one-line errors") {
     const auto gray = calibration_image();
     if (!gray) return;
     Model model;
@@ -108,7 +108,7 @@ std::vector<Detection> brute_force(const CovCascade& c, const GrayView& image, c
 
 }  // namespace
 
-TEST_CASE("cov CPU detector: the brute-force scan's windows and scores; strides off the grid refused") {
+TEST_CASE("cov CPU detector: the brute-force scan's windows and scores -- strides off the grid refused") {
     const auto gray = calibration_image();
     if (!gray) return;
     const GrayView image = view_of_mat(*gray);

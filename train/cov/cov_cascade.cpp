@@ -15,14 +15,36 @@ namespace {
 constexpr const char* kCheckpointKind = "cascade-train-cov";
 
 
-// The start of a run: a fresh cascade, or the one a checkpoint holds (with the same fingerprint).
+// What a checkpoint records of the settings: the levels' first, then the miner's.
+std::string checkpoint_fingerprint(const CascadeOptions& options) {
+    return options.fingerprint + " " + options.mining_fingerprint;
+}
+
+// A checkpoint's levels with a fresh miner (mine_afresh): its fingerprint must start with the levels' settings.
+StageCheckpoint restart_mining(const CascadeOptions& options, CovCascade& cascade) {
+    StageCheckpoint state = read_stage_checkpoint(options.checkpoint_dir, kCheckpointKind, cascade);
+    const std::string levels = options.fingerprint + " ";
+    if (state.fingerprint.compare(0, levels.size(), levels) != 0)
+        throw InputError(options.checkpoint_dir,
+                         "was written with other data or level settings; --mine-afresh lets only the mining "
+                         "settings change (checkpoint: " + state.fingerprint + "; now: " + checkpoint_fingerprint(options) + ")");
+    state.fingerprint = checkpoint_fingerprint(options);
+    state.cursor = MiningCursor{};
+    return state;
+}
+
+// The start of a run: a fresh cascade, or the one a checkpoint holds (with the same fingerprint, or the same
+// levels' settings and a fresh miner).
 StageCheckpoint start_state(const CascadeOptions& options, CovCascade& cascade, data::Progress& progress) {
     cascade.window = options.window;
     cascade.policy = SumPolicy::per_stage;
-    const StageCheckpoint state = start_stage_checkpoint(options.resume, options.checkpoint_dir, kCheckpointKind,
-                                                         options.fingerprint, cascade);
+    const bool afresh = options.resume && options.mine_afresh;
+    const StageCheckpoint state = afresh ? restart_mining(options, cascade)
+                                         : start_stage_checkpoint(options.resume, options.checkpoint_dir, kCheckpointKind,
+                                                                  checkpoint_fingerprint(options), cascade);
     if (options.resume)
-        progress.log("resuming after level " + std::to_string(state.stages.size()) + " from " + options.checkpoint_dir);
+        progress.log("resuming after level " + std::to_string(state.stages.size()) + " from " + options.checkpoint_dir +
+                     (afresh ? ", the miner afresh" : ""));
     return state;
 }
 
@@ -63,7 +85,7 @@ TrainingOutcome train_cascade(CovSamples positives, const std::vector<data::Nega
     StageCheckpoint state = start_state(options, cascade, progress);
     outcome.stages = state.stages;
     NegativeMiner miner(negatives, mining_params(options));
-    if (options.resume) miner.set_cursor(state.cursor);
+    if (options.resume && !options.mine_afresh) miner.set_cursor(state.cursor);
     const double earlier_seconds = state.seconds;
     auto seconds = [&] { return earlier_seconds + progress.elapsed(); };
     auto show = [&](double false_alarm) {
@@ -73,7 +95,8 @@ TrainingOutcome train_cascade(CovSamples positives, const std::vector<data::Nega
     const std::vector<Rect> pool = rect_pool(options.window);
     const bool logitboost = options.stage.kind == WeakKind::logitboost;
     progress.log("rectangle pool: " + std::to_string(pool.size()) + " rectangles on the " + std::to_string(kCovGrid) +
-                 "-pixel grid");
+                 "-pixel grid; mining universe: " + std::to_string(miner.universe()) + " windows in " +
+                 std::to_string(negatives.size()) + " images");
     outcome.stop_reason = "reached " + std::to_string(options.max_stages) + " levels";
 
     for (int s = static_cast<int>(cascade.stages.size()); s < options.max_stages; ++s) {

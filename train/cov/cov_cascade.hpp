@@ -8,6 +8,11 @@
 // Checkpoints (train/stage_checkpoint.hpp, kind "cascade-train-cov"): after every level, with the miner's
 // cursor. Every random choice is seeded by the level it belongs to and the miner continues from its cursor, so
 // a resumed run ends with the cascade of an uninterrupted one, on any number of threads.
+// With mine_afresh, a resume keeps the checkpoint's levels but not its miner: the checkpoint may have been
+// written with other mining settings (negatives, per_image, mine_scale, min_negatives: mining_fingerprint),
+// and the miner starts at the beginning of every image's universe under the new ones (windows scanned before
+// are scanned again: those the earlier levels rejected are rejected again). So a cascade whose miner has used
+// up its images at one pyramid scale goes on with more windows of the same images at a finer one.
 #pragma once
 
 #include <string>
@@ -33,7 +38,9 @@ struct CascadeOptions {
     StageOptions stage;
     std::string checkpoint_dir;
     bool resume = false;
-    std::string fingerprint;  // the data and every setting that changes the result
+    bool mine_afresh = false;        // with resume: see above
+    std::string fingerprint;         // the data and every setting of the levels' training
+    std::string mining_fingerprint;  // the mining settings
 };
 
 struct TrainingOutcome {

@@ -42,12 +42,14 @@ other trainers do, is held out of training (cascade-eval window --holdout measur
 Examples:
   cascade-train cov --pos ../shared/data/inria/96X160H96/Train/pos --neg ../shared/data/inria/Train/neg \
       --holdout 0.2 --seed 1 --threads 2 --output pedestrian_cov.xml
-  cascade-train cov ... --checkpoint cov-checkpoint --resume      (continue after the last finished level))";
+  cascade-train cov ... --checkpoint cov-checkpoint --resume      (continue after the last finished level)
+  cascade-train cov ... --mine-scale 1.05 --checkpoint cov-checkpoint --resume --mine-afresh
+                                         (more levels, mined afresh at a finer pyramid))";
 
 struct Settings {
     CropTrainingOptions crops;
     std::string checkpoint, weak = "logitboost", mapping = "tangent";
-    bool resume = false;
+    bool resume = false, mine_afresh = false;
     CascadeOptions cascade;
 };
 
@@ -61,6 +63,7 @@ void check(const Settings& s) {
     require(!s.crops.negative_dirs.empty(), "neg", "is required");
     require(!s.crops.output.empty(), "output", "is required");
     require(!s.resume || !s.checkpoint.empty(), "resume", "needs --checkpoint DIR");
+    require(!s.mine_afresh || s.resume, "mine-afresh", "needs --resume");
     require(s.weak == "logitboost" || s.weak == "block-svm", "weak", "must be logitboost or block-svm");
     require(s.mapping == "tangent" || s.mapping == "log-euclidean", "mapping", "must be tangent or log-euclidean");
     const data::Margin& m = s.crops.margin;
@@ -87,7 +90,7 @@ void check(const Settings& s) {
     check_training_outputs(s.crops.output, s.checkpoint, inputs);
 }
 
-// Everything that changes the checkpointed levels: data (file names) and settings, not threads or paths.
+// Everything that changes the checkpointed levels but mining: data (file names) and settings, not threads or paths.
 std::string fingerprint(const Settings& s, const hog::HogData& data) {
     std::uint64_t h = 0xcbf29ce484222325ull;
     for (const auto& p : data.train_positives)
@@ -103,8 +106,16 @@ std::string fingerprint(const Settings& s, const hog::HogData& data) {
         << " weak " << s.weak << " mapping " << s.mapping << " bins " << c.stage.bins << " min-hit-rate "
         << c.stage.min_hit_rate << " max-false-alarm " << c.stage.max_false_alarm << " rects " << c.stage.rects_per_stage
         << " " << c.stage.rects_per_round << " mean-samples " << c.stage.mean_samples << " max-learners "
-        << c.stage.max_weaks << " ridge " << c.stage.ridge << " svm-c " << c.stage.svm.c << " negatives "
-        << c.negatives << " " << c.per_image << " mine-scale " << c.mine_scale << " min-negatives " << c.min_negatives;
+        << c.stage.max_weaks << " ridge " << c.stage.ridge << " svm-c " << c.stage.svm.c;
+    return out.str();
+}
+
+// The mining settings, which --mine-afresh lets change on a resume.
+std::string mining_fingerprint(const CascadeOptions& c) {
+    std::ostringstream out;
+    out.precision(17);
+    out << "negatives " << c.negatives << " " << c.per_image << " mine-scale " << c.mine_scale << " min-negatives "
+        << c.min_negatives;
     return out.str();
 }
 
@@ -126,7 +137,9 @@ void train_and_report(const Settings& s, const data::ProgressListener& listener)
     CascadeOptions options = s.cascade;
     options.checkpoint_dir = s.checkpoint;
     options.resume = s.resume;
+    options.mine_afresh = s.mine_afresh;
     options.fingerprint = fingerprint(s, data);
+    options.mining_fingerprint = mining_fingerprint(s.cascade);
     options.stage.kind = s.weak == "logitboost" ? WeakKind::logitboost : WeakKind::block_svm;
     options.stage.mapping = s.mapping == "tangent" ? kCovTangent : kCovLogEuclidean;
     options.stage.threads = s.crops.threads;
@@ -171,7 +184,8 @@ bool run(int argc, const char* const* argv, const data::ProgressListener& listen
         ("min-negatives", po::value(&c.min_negatives)->default_value(200), "stop when mining finds fewer")
         ("mine-scale", po::value(&c.mine_scale)->default_value(1.2), "pyramid scale factor of mining")
         ("checkpoint", po::value(&s.checkpoint), "folder for a checkpoint after every level")
-        ("resume", po::bool_switch(&s.resume), "continue from --checkpoint");
+        ("resume", po::bool_switch(&s.resume), "continue from --checkpoint")
+        ("mine-afresh", po::bool_switch(&s.mine_afresh), "with --resume: keep the checkpoint's levels but start the miner afresh, so that the mining options (--negatives, --negatives-per-image, --mine-scale, --min-negatives) may differ from the checkpoint's, e.g. a finer --mine-scale once the images are used up");
     // clang-format on
     po::variables_map vm;
     if (!parse_command_line(argc, argv, options, kUsage, vm)) return false;

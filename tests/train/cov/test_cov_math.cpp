@@ -108,7 +108,7 @@ TEST_CASE("log, exp and square roots of real covariances") {
     }
 }
 
-TEST_CASE("Karcher mean of real covariances; tangent vectors at it") {
+TEST_CASE("Karcher mean of real covariances -- tangent vectors at it") {
     const auto data = load();
     if (!data) return;
     const std::size_t n = data->samples.positives;  // the first rectangle's covariances

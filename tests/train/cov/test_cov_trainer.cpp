@@ -1,10 +1,12 @@
 // cascade-train cov on a subset of real INRIA crops and negative photographs: the model it writes is a
 // covariance cascade whose every level keeps at least --min-hit-rate of the training positives that reach it
 // (measured here with the detector's code, not read from the log), the same model on 1 and 2 threads, the
-// same model after a run cut short and resumed from its checkpoint, both weak learners; bad options in one line.
+// same model after a run cut short and resumed from its checkpoint, more levels on a checkpoint's with the miner
+// afresh at another pyramid scale (--mine-afresh), both weak learners; bad options in one line.
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cstring>
 #include <filesystem>
 #include <memory>
 
@@ -63,9 +65,25 @@ std::vector<double> level_hit_rates(const CovCascade& cascade, const std::string
     return rates;
 }
 
+// Whether the first levels of `longer` are `shorter`'s levels, learner for learner.
+bool starts_with_levels(const CovCascade& longer, const CovCascade& shorter) {
+    if (longer.stages.size() < shorter.stages.size()) return false;
+    for (std::size_t s = 0; s < shorter.stages.size(); ++s) {
+        const Stage a = longer.stages[s], b = shorter.stages[s];
+        if (a.first != b.first || a.count != b.count || a.threshold != b.threshold) return false;
+    }
+    for (std::size_t i = 0; i < shorter.weaks.size(); ++i) {
+        const CovWeak &a = longer.weaks[i], &b = shorter.weaks[i];
+        if (!(a.rect == b.rect) || a.bias != b.bias || std::memcmp(a.weights, b.weights, sizeof a.weights) != 0 ||
+            std::memcmp(a.mean_isqrt, b.mean_isqrt, sizeof a.mean_isqrt) != 0)
+            return false;
+    }
+    return true;
+}
+
 }  // namespace
 
-TEST_CASE("cascade-train cov: levels keep their hit rate; the same model on 1 and 2 threads and after a resume") {
+TEST_CASE("cascade-train cov: levels keep their hit rate -- the same model on 1 and 2 threads and after a resume") {
     auto s = setup();
     if (!s) return;
     const test::ToolResult two = run_training(*s, {"--threads", "2", "--levels", "3"}, s->dir / "two.xml");
@@ -91,6 +109,35 @@ TEST_CASE("cascade-train cov: levels keep their hit rate; the same model on 1 an
     REQUIRE(resumed.code == 0);
     CHECK(resumed.out.find("resuming after level 2") != std::string::npos);
     CHECK(test::read_text(s->dir / "resumed.xml") == test::read_text(s->dir / "two.xml"));
+
+    // A fourth level mined at another pyramid scale: refused as other settings without --mine-afresh, and
+    // with it when a level's setting changes too; with it, the three levels kept and a fourth trained.
+    const std::vector<std::string> finer = {"--threads", "2", "--checkpoint", checkpoint, "--resume", "--levels", "4",
+                                            "--mine-scale", "1.1"};
+    auto check_refused = [&](const test::ToolResult& r, const std::string& says) {
+        INFO("stderr: " << r.err);
+        CHECK(r.code == 1);
+        REQUIRE(r.err_lines.size() == 1);
+        CHECK(r.err_lines[0].rfind("cascade-train cov: error: " + checkpoint, 0) == 0);
+        CHECK(r.err_lines[0].find(says) != std::string::npos);
+        CHECK(!std::filesystem::exists(s->dir / "refused.xml"));
+    };
+    check_refused(run_training(*s, finer, s->dir / "refused.xml"), "resume needs the same");
+    std::vector<std::string> other_bins = finer;
+    other_bins.insert(other_bins.end(), {"--mine-afresh", "--bins", "4"});
+    check_refused(run_training(*s, other_bins, s->dir / "refused.xml"), "--mine-afresh lets only the mining settings change");
+    std::vector<std::string> afresh = finer;
+    afresh.push_back("--mine-afresh");
+    const test::ToolResult more = run_training(*s, afresh, s->dir / "four.xml");
+    INFO("afresh stderr: " << more.err);
+    REQUIRE(more.code == 0);
+    CHECK(more.out.find("resuming after level 3 from " + checkpoint + ", the miner afresh") != std::string::npos);
+    const Model four = load_model(s->dir / "four.xml");
+    const auto* longer = std::get_if<CovCascade>(&four.cascade);
+    REQUIRE(longer);
+    CHECK(longer->stages.size() == 4);
+    CHECK(starts_with_levels(*longer, *cov));
+    for (double rate : level_hit_rates(*longer, s->pos)) CHECK(rate >= 0.99);
 }
 
 TEST_CASE("cascade-train cov --weak block-svm: a log-Euclidean cascade of binned SVM learners") {
@@ -119,6 +166,7 @@ TEST_CASE("cascade-train cov: bad options give one line") {
     test::check_error(run_training(*s, {"--pos-margin", "2"}, out), 2, "cascade-train cov", "--pos-margin");
     test::check_error(run_training(*s, {"--bins", "1"}, out), 2, "cascade-train cov", "--bins");
     test::check_error(run_training(*s, {"--resume"}, out), 2, "cascade-train cov", "--resume");
+    test::check_error(run_training(*s, {"--mine-afresh"}, out), 2, "cascade-train cov", "--mine-afresh");
     test::check_error(run_training(*s, {"--pos-margin", "20"}, out), 1, "cascade-train cov", "crop001001a");
     CHECK(!std::filesystem::exists(out));
 }
