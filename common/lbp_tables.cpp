@@ -41,7 +41,8 @@ bool stumps_match_tables(const LbpCascade& cascade, const std::vector<std::uint3
     for (std::size_t i = 0; i < cascade.weaks.size(); ++i) {
         const float* table = table_of(cascade, cascade.weaks[i]);
         for (int c = 0; c < kLbpCodes; ++c)
-            if (bits_of(stump_response(stumps.data() + i * kStumpWords, c)) != bits_of(table[c])) return false;
+            if (bits_of(stump_response(stumps.data(), static_cast<unsigned>(i * kStumpWords), c)) != bits_of(table[c]))
+                return false;
     }
     return true;
 }
@@ -51,7 +52,8 @@ std::vector<TileWeak> tile_weaks(const LbpCascade& cascade, bool stumps, int pit
     out.reserve(cascade.weaks.size());
     for (std::size_t i = 0; i < cascade.weaks.size(); ++i) {
         const LbpWeak& w = cascade.weaks[i];
-        out.push_back({lbp_steps(w.feature, pitch), stumps ? static_cast<int>(i) : w.table * kLbpCodes});
+        out.push_back({lbp_steps(w.feature, pitch),
+                       static_cast<unsigned>(stumps ? i * kStumpWords : std::size_t{static_cast<unsigned>(w.table)} * kLbpCodes)});
     }
     return out;
 }

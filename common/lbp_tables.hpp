@@ -36,7 +36,11 @@ bool stumps_match_tables(const LbpCascade& cascade, const std::vector<std::uint3
 
 struct alignas(16) TileWeak {
     LbpSteps steps;
-    int table;  // stumps: its number (= its index); tables: LbpWeak::table * kLbpCodes
+    // stumps: its stump's first word (kStumpWords * its index); tables: its table's first entry (LbpWeak::table *
+    // kLbpCodes). Unsigned, like the code added to it: the GPU forms each address with a 32-bit add and a widening
+    // multiply-add, where signed offsets took 64-bit adds and sign extensions (90 -> 87 instructions per weak
+    // learner and survivor, 144 -> 139 per pair of windows; docs/benchmarks.md).
+    unsigned table;
 };
 
 // The weak learners of `cascade` for integral arrays of row pitch `pitch`, reading stump tables (`stumps`) or
@@ -49,33 +53,33 @@ namespace detail {
 CASCADE_HD TileWeak load_tile_weak(const TileWeak* weaks, int i) {
 #if defined(__CUDA_ARCH__)
     const int4 w = __ldg(reinterpret_cast<const int4*>(weaks) + i);
-    return {{w.x, w.y, w.z}, w.w};
+    return {{w.x, w.y, w.z}, static_cast<unsigned>(w.w)};
 #else
     return weaks[i];
 #endif
 }
 
-// The word of a stump's subset that holds `code`'s bit.
-CASCADE_HD std::uint32_t load_subset(const std::uint32_t* stump, int code) {
+// The word of the subset of the stump at word `first` of `stumps` that holds `code`'s bit.
+CASCADE_HD std::uint32_t load_subset(const std::uint32_t* stumps, unsigned first, unsigned code) {
 #if defined(__CUDA_ARCH__)
-    return __ldg(stump + code / 32);
+    return __ldg(stumps + (first + code / 32));
 #else
-    return stump[code / 32];
+    return stumps[first + code / 32];
 #endif
 }
 
-// The two leaves of a stump (words 8 and 9: 8-byte aligned) and one word of its subset.
-CASCADE_HD void load_stump(const std::uint32_t* stump, int code, std::uint32_t& subset, std::uint32_t& below,
-                           std::uint32_t& above) {
+// The two leaves of the stump at word `first` (words 8 and 9: 8-byte aligned) and one word of its subset.
+CASCADE_HD void load_stump(const std::uint32_t* stumps, unsigned first, unsigned code, std::uint32_t& subset,
+                           std::uint32_t& below, std::uint32_t& above) {
 #if defined(__CUDA_ARCH__)
-    const uint2 leaves = __ldg(reinterpret_cast<const uint2*>(stump + 8));
+    const uint2 leaves = __ldg(reinterpret_cast<const uint2*>(stumps + (first + 8)));
     below = leaves.x;
     above = leaves.y;
 #else
-    below = stump[8];
-    above = stump[9];
+    below = stumps[first + 8];
+    above = stumps[first + 9];
 #endif
-    subset = load_subset(stump, code);
+    subset = load_subset(stumps, first, code);
 }
 
 CASCADE_HD float float_of_bits(std::uint32_t bits) {
@@ -89,16 +93,16 @@ CASCADE_HD float float_of_bits(std::uint32_t bits) {
 }
 
 // The leaf that `code` takes, given the word of the subset that holds its bit.
-CASCADE_HD float leaf(std::uint32_t subset, int code, std::uint32_t below, std::uint32_t above) {
+CASCADE_HD float leaf(std::uint32_t subset, unsigned code, std::uint32_t below, std::uint32_t above) {
     return float_of_bits(subset >> (code % 32) & 1u ? above : below);
 }
 
 }  // namespace detail
 
-// The response of the stump at `stump` (kStumpWords words) for LBP code `code`.
-CASCADE_HD float stump_response(const std::uint32_t* stump, int code) {
+// The response for LBP code `code` of the stump at word `first` of `stumps` (kStumpWords words).
+CASCADE_HD float stump_response(const std::uint32_t* stumps, unsigned first, unsigned code) {
     std::uint32_t subset, below, above;
-    detail::load_stump(stump, code, subset, below, above);
+    detail::load_stump(stumps, first, code, subset, below, above);
     return detail::leaf(subset, code, below, above);
 }
 
@@ -114,9 +118,9 @@ struct TileWindow {
 
     CASCADE_HD float operator()(int i) const {
         const TileWeak w = detail::load_tile_weak(weaks, i);
-        const int code = lbp_code(origin, w.steps);
+        const unsigned code = static_cast<unsigned>(lbp_code(origin, w.steps));
         if constexpr (kStumps)
-            return stump_response(stumps + kStumpWords * w.table, code);
+            return stump_response(stumps, w.table, code);
         else
             return responses[w.table + code];
     }
@@ -140,12 +144,12 @@ struct TileWindowPair {
     CASCADE_HD ResponsePair operator()(int i) const {
         const TileWeak w = detail::load_tile_weak(weaks, i);
         // The same corner offsets: the right window's loads at a constant offset from the left one's.
-        const int left = lbp_code(origin, w.steps), right = lbp_code(origin + 1, w.steps);
+        const unsigned left = static_cast<unsigned>(lbp_code(origin, w.steps)),
+                       right = static_cast<unsigned>(lbp_code(origin + 1, w.steps));
         if constexpr (kStumps) {
-            const std::uint32_t* stump = stumps + kStumpWords * w.table;
             std::uint32_t subset, below, above;
-            detail::load_stump(stump, left, subset, below, above);
-            const std::uint32_t right_subset = detail::load_subset(stump, right);
+            detail::load_stump(stumps, w.table, left, subset, below, above);
+            const std::uint32_t right_subset = detail::load_subset(stumps, w.table, right);
             return {detail::leaf(subset, left, below, above), detail::leaf(right_subset, right, below, above)};
         } else {
             return {responses[w.table + left], responses[w.table + right]};

@@ -102,7 +102,7 @@ struct SharedLists {
         lists[list + i] =
             static_cast<std::uint16_t>(entry | atomicAdd(&class_count[bank_class(entry)], 1u) << kRankShift);
         if (carry_sums) sums[entry & kPositionBits] = sum;
-        kept |= 1u << (i / kThreads);
+        kept |= 1u << (static_cast<unsigned>(i) / kThreads);  // unsigned: a shift, no sign fix-up
     }
 
     // Lists group g's ranked survivors (the slots marked in each thread's `kept`) by (rank, class) for the next
@@ -169,8 +169,8 @@ struct SharedLists {
         unsigned kept = 0;
 #pragma unroll 1
         for (int k = 0; k < kSharedList / (2 * kThreads); ++k) {
-            const int p = 2 * (static_cast<int>(threadIdx.x) + k * kThreads);
-            const int gx = gx0 + p % kTileWidth, gy = gy0 + p / kTileWidth;
+            const unsigned p = 2 * (threadIdx.x + k * kThreads);
+            const int gx = gx0 + static_cast<int>(p % kTileWidth), gy = gy0 + static_cast<int>(p / kTileWidth);
             bool on[2] = {gy < l.grid_height && gx < l.grid_width, gy < l.grid_height && gx + 1 < l.grid_width};
             double sum[2] = {0.0, 0.0};
             int reached[2] = {0, 0};
