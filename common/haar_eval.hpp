@@ -87,9 +87,21 @@ inline bool exact_stage_sums(const HaarCascade& c) {
     return (c.policy == SumPolicy::running ? bound : largest) <= std::ldexp(g, 53);
 }
 
+// A sampler may keep the variance factors it has computed (the GPU's: the first group computes every window's,
+// later groups read a survivor's instead of its eight corners and the double square root). The CPU's keeps none;
+// the GPU's overloads beside its tables are found by argument-dependent lookup. Only windows not refused are
+// kept, and a kept factor is the one computed, bit for bit.
+template <class Sampler>
+CASCADE_HD bool kept_factor(const Sampler&, int, int, float&) {
+    return false;
+}
+template <class Sampler>
+CASCADE_HD void keep_factor(const Sampler&, int, int, float) {}
+
 // The weak learners of a Haar cascade for the window at (x, y); constructing it computes the window's
-// variance normalisation factor and whether the window is refused. It reads through `sampler` moved to the
-// window's origin (shifted(table, x, y)), so that every corner is an offset from it.
+// variance normalisation factor and whether the window is refused (or takes the factor its sampler kept). It
+// reads through `sampler` moved to the window's origin (shifted(table, x, y)), so that every corner is an offset
+// from it.
 template <class Sampler>
 struct HaarWindow {
     const HaarCascadeView& cascade;
@@ -100,6 +112,10 @@ struct HaarWindow {
     CASCADE_HD HaarWindow(const HaarCascadeView& c, const Sampler& s, int wx, int wy)
         : cascade(c), sampler{shifted(s.sums, wx, wy), shifted(s.squares, wx, wy), shifted(s.tilted, wx, wy)} {
         using namespace exact;
+        if (kept_factor(s, wx, wy, factor)) {
+            refused = false;
+            return;
+        }
         const auto& t = sampler;
         const int nw = c.window.width - 2, nh = c.window.height - 2;  // the rectangle (1, 1, nw, nh)
         const int sum = static_cast<int>(t.sums.at(1, 1) - t.sums.at(1 + nw, 1) - t.sums.at(1, 1 + nh) +
@@ -113,6 +129,7 @@ struct HaarWindow {
             nf = exact::sqrt(nf);
             factor = static_cast<float>(reciprocal(nf));
             refused = !(mul(area, static_cast<double>(factor)) < 1e-1);
+            if (!refused) keep_factor(s, wx, wy, factor);
         }
     }
 

@@ -24,10 +24,29 @@ __device__ __forceinline__ HaarTable shifted(const HaarTable& t, int x, int y) {
     return {origin, t.stride};
 }
 
+// The variance factors of a level's windows (common/haar_eval.hpp keep_factor), at the window's origin in the
+// tables' layout: the first group writes every window's (`known` false), later groups read their survivors'.
+struct HaarFactors {
+    float* at;  // the level's (x, y) = (0, 0); null: none kept (a window's moved tables)
+    int stride;
+    bool known;
+};
+
 // What a Haar window reads, as HaarIntegralView.
 struct HaarTables {
     HaarTable sums, squares, tilted;
+    HaarFactors factors;
 };
+
+__device__ __forceinline__ bool kept_factor(const HaarTables& t, int x, int y, float& factor) {
+    if (!t.factors.known) return false;
+    factor = __ldg(t.factors.at + (y * t.factors.stride + x));
+    return true;
+}
+
+__device__ __forceinline__ void keep_factor(const HaarTables& t, int x, int y, float factor) {
+    if (!t.factors.known && t.factors.at) t.factors.at[y * t.factors.stride + x] = factor;
+}
 
 // The Haar window source (gpu/cascade_kernels.cuh): a tree reads 8 or 12 corners a node, which the L1 cache
 // serves. With the default compaction points (gpu/haar_gpu_detector.hpp: groups end at frontalface_default's
@@ -64,12 +83,15 @@ struct HaarSource : FamilyWindows<HaarFamily> {
     __device__ __forceinline__ HaarTable table(const std::uint32_t* base, const GpuLevel& l) const {
         return {base + l.integral_offset, l.integral_stride};
     }
-    __device__ __forceinline__ HaarTables level(const GpuLevel& l) const {
+    __device__ __forceinline__ HaarTables tables(const GpuLevel& l, bool factors_known) const {
         const HaarTable sums = table(planes.sums, l);  // in place of tilted when no feature reads it
-        return {sums, table(planes.squares, l), planes.tilted ? table(planes.tilted, l) : sums};
+        return {sums, table(planes.squares, l), planes.tilted ? table(planes.tilted, l) : sums,
+                {planes.factors + l.integral_offset, l.integral_stride, factors_known}};
     }
+    // Survivors: their factors were kept by the first group (or the shared-memory strategy's block).
+    __device__ __forceinline__ HaarTables level(const GpuLevel& l) const { return tables(l, true); }
     __device__ __forceinline__ HaarTables block(const GpuLevel& l, int, int, int, std::uint32_t*) const {
-        return level(l);
+        return tables(l, false);
     }
 };
 

@@ -29,6 +29,9 @@ struct HaarPlanes {
     // Every level's tables at GpuLevel::integral_offset, integral_stride elements a row (the layout's).
     // tilted: null when no feature of the cascade is tilted.
     const std::uint32_t *sums, *squares, *tilted;
+    // Each window's variance factor at its origin in the tables' layout (integral_offset, integral_stride): the
+    // first group writes them, later groups read their survivors' (common/haar_eval.hpp keep_factor).
+    float* factors;
     bool exact_sums;  // common/haar_eval.hpp exact_stage_sums of the cascade
 };
 
@@ -43,11 +46,18 @@ struct HaarIntegralTarget {
     int max_width, max_height;  // of the largest level
     const std::uint8_t* pixels;  // the level pixels (build_exact_levels)
     std::uint32_t *sums, *squares, *tilted;  // tilted: null, not built, when no feature reads it
+    // Without a tilted table: the column sums above each band of kBandRows rows, for sums and squares, each
+    // laid out as the level pixels (band b of a level in its pixel row b), 2 * carry_plane words.
+    std::uint32_t* carries;
+    std::size_t carry_plane;  // FrameLayout::pixel_bytes
 };
 
-// Every level's three tables, equal to common/haar_integrals.hpp's compute_haar_integrals of its pixels (row
-// prefix sums, the tilted integral by the CPU's diagonal recurrences, then the column pass; haar_integrals_gpu.cu).
-// Row 0 and column 0 of the tables must be zero.
+constexpr int kBandRows = 8;  // rows of a level that one block of the one-pass integral writes
+
+// Every level's three tables, equal to common/haar_integrals.hpp's compute_haar_integrals of its pixels
+// (haar_integrals_gpu.cu). With a tilted table: row prefix sums, the tilted integral by the CPU's diagonal
+// recurrences (which read the row prefixes), then the column pass. Without: the column sums above each band,
+// then each band's rows of both tables written once. Row 0 and column 0 of the tables must be zero.
 void build_haar_integrals(const HaarIntegralTarget& target, cudaStream_t stream, KernelTimer& timer);
 
 }  // namespace cascade::gpu

@@ -49,6 +49,9 @@ private:
             // Row 0 and column 0 stay zero: the kernels write rows 1..height (columns 1..width of sums and squares).
             CASCADE_CUDA_CHECK(cudaMemsetAsync(table->get(), 0, n * sizeof(std::uint32_t), s));
         }
+        // Without a tilted table the tables are written in one pass, from the column sums above each band.
+        if (!tilted_features_) carries_.resize(2 * static_cast<std::size_t>(std::max<long long>(layout_.pixel_bytes, 1)));
+        factors_.resize(n);
         level_pixels_.resize(static_cast<std::size_t>(std::max<long long>(layout_.pixel_bytes, 1)));
         CASCADE_CUDA_CHECK(cudaMemsetAsync(level_pixels_.get(), 0, static_cast<std::size_t>(layout_.pixel_bytes), s));
     }
@@ -63,14 +66,16 @@ private:
             max_height = std::max(max_height, l.height);
         }
         build_haar_integrals({frame.levels, levels, layout_.rows, layout_.strips, max_width, max_height,
-                              level_pixels_.get(), sums_.get(), squares_.get(), tilted()},
+                              level_pixels_.get(), sums_.get(), squares_.get(), tilted(),
+                              tilted_features_ ? nullptr : carries_.get(), static_cast<std::size_t>(layout_.pixel_bytes)},
                              stream(), timer);
     }
 
     void run_cascade(const CascadeTarget& target, const std::vector<int>& ends, Compaction strategy,
                      KernelTimer& timer) override {
-        const HaarPlanes planes{cascade_.window, cascade_.policy, stages_.get(),   weaks_.get(), nodes_.get(),
-                                leaves_.get(),   sums_.get(),     squares_.get(), tilted(),     exact_sums_};
+        const HaarPlanes planes{cascade_.window, cascade_.policy, stages_.get(), weaks_.get(),
+                                nodes_.get(),    leaves_.get(),   sums_.get(),   squares_.get(),
+                                tilted(),        factors_.get(),  exact_sums_};
         run_haar_cascade(planes, target, ends, strategy, stream(), timer);
     }
 
@@ -90,6 +95,8 @@ private:
     FrameLayout layout_;
     DeviceBuffer<std::uint8_t> level_pixels_;
     DeviceBuffer<std::uint32_t> sums_, squares_, tilted_;
+    DeviceBuffer<std::uint32_t> carries_;  // HaarIntegralTarget::carries
+    DeviceBuffer<float> factors_;          // HaarPlanes::factors
 };
 
 }  // namespace
