@@ -69,8 +69,8 @@ __global__ void __launch_bounds__(kDiagonalThreads) haar_tilted_b_kernel(HaarInt
 }
 
 constexpr int kBandThreads = kBandRows * 32;  // a warp per row of a band
-constexpr int kBandUnroll = 4;                 // warp scans in flight per row (as pyramid_gpu's row pass)
-constexpr int kChunk = 32 * kBandUnroll;       // columns of a band per step
+constexpr int kLanePixels = 4;                 // consecutive pixels of a row per lane: one warp scan for 128
+constexpr int kChunk = 32 * kLanePixels;       // columns of a band per step
 static_assert(2 * kChunk == kBandThreads, "a thread per column of the chunk and table in the column step");
 constexpr int kCarryGroup = 32;                // bands whose carries one step of the carry kernel computes
 
@@ -144,59 +144,77 @@ __device__ __forceinline__ int band_level(const GpuLevel* levels, int num_levels
     return lo;
 }
 
+// Four consecutive words of a row (x multiple of 4; the row's storage reaches x + 3 when x < width), those at
+// or past width as 0.
+template <class T, class Vector>
+__device__ __forceinline__ void load_four(const T* row, int x, int width, std::uint32_t (&v)[kLanePixels]) {
+    Vector four{};
+    if (x < width) four = *reinterpret_cast<const Vector*>(row + x);
+    const T parts[kLanePixels] = {four.x, four.y, four.z, four.w};
+#pragma unroll
+    for (int k = 0; k < kLanePixels; ++k) v[k] = x + k < width ? static_cast<std::uint32_t>(parts[k]) : 0u;
+}
+
+// The inclusive prefix sums of a warp's row of 4 * 32 values (v: lane's 4 consecutive ones), plus `carry`, which
+// becomes the row's running total: each lane adds its own 4, then one warp scan of the lanes' totals.
+__device__ __forceinline__ void prefix_row(std::uint32_t (&v)[kLanePixels], std::uint32_t& carry,
+                                           cub::WarpScan<std::uint32_t>::TempStorage& scan) {
+#pragma unroll
+    for (int k = 1; k < kLanePixels; ++k) v[k] += v[k - 1];
+    std::uint32_t before, total;
+    cub::WarpScan<std::uint32_t>(scan).ExclusiveSum(v[kLanePixels - 1], before, total);
+#pragma unroll
+    for (int k = 0; k < kLanePixels; ++k) v[k] += before + carry;
+    carry += total;
+}
+
 // Rows [kBandRows * band + 1, ...] of a level's sums and squares tables, from its pixels and the column carries.
+// Pixels and carries are read four to a lane (16-byte aligned: pixel_offset, pixel_stride and carry_plane are
+// multiples of kPixelAlign), so a warp scans 128 columns at once.
 __global__ void __launch_bounds__(kBandThreads) haar_bands_kernel(HaarIntegralTarget t) {
+    static_assert(kPixelAlign % 16 == 0, "four carries are one aligned 16-byte load");
     using WarpScan = cub::WarpScan<std::uint32_t>;
-    __shared__ std::uint32_t prefixed[2][kBandRows][kChunk];
+    __shared__ __align__(16) std::uint32_t prefixed[2][kBandRows][kChunk];
     __shared__ typename WarpScan::TempStorage scan[kBandRows];
     const int li = band_level(t.levels, t.num_levels, blockIdx.x);
     const GpuLevel l = t.levels[li];
     const int y0 = (blockIdx.x - l.first_row / kBandRows - li) * kBandRows;
     if (y0 >= l.height) return;  // an idle block (uniform)
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-    const int y = y0 + warp;
-    const std::uint8_t* row = t.pixels + l.pixel_offset + static_cast<std::size_t>(y) * l.pixel_stride;
+    const int rows = min(kBandRows, l.height - y0);
+    const std::uint8_t* row = t.pixels + l.pixel_offset + static_cast<std::size_t>(y0 + warp) * l.pixel_stride;
     // The band's first row adds the column sums above it: its prefixes are then the integral's row y0 + 1.
     const std::uint32_t* carries = t.carries + l.pixel_offset + static_cast<std::size_t>(y0 / kBandRows) * l.pixel_stride;
     // Column step: thread (table, c) sums column c of the chunk down the band into that table.
     const int table = threadIdx.x / kChunk, c = threadIdx.x % kChunk;
     std::uint32_t* out = (table == 0 ? t.sums : t.squares) + l.integral_offset +
                          static_cast<std::size_t>(y0 + 1) * l.integral_stride + 1;
-    const int rows = min(kBandRows, l.height - y0);
     std::uint32_t carry = 0, carry_squares = 0;
     for (int x0 = 0; x0 < l.width; x0 += kChunk) {
-        std::uint32_t v[kBandUnroll], q[kBandUnroll];
+        const int x = x0 + kLanePixels * lane;
+        std::uint32_t v[kLanePixels], q[kLanePixels];
+        load_four<std::uint8_t, uchar4>(row, x, warp < rows ? l.width : 0, v);
 #pragma unroll
-        for (int i = 0; i < kBandUnroll; ++i) {
-            const int x = x0 + i * 32 + lane;
-            const std::uint32_t p = (warp < rows && x < l.width) ? row[x] : 0u;
-            v[i] = p;
-            q[i] = p * p;
-            if (warp == 0 && x < l.width) {
-                v[i] += carries[x];
-                q[i] += carries[t.carry_plane + x];
+        for (int k = 0; k < kLanePixels; ++k) q[k] = v[k] * v[k];
+        if (warp == 0) {
+            std::uint32_t above[kLanePixels], above_squares[kLanePixels];
+            load_four<std::uint32_t, uint4>(carries, x, l.width, above);
+            load_four<std::uint32_t, uint4>(carries + t.carry_plane, x, l.width, above_squares);
+#pragma unroll
+            for (int k = 0; k < kLanePixels; ++k) {
+                v[k] += above[k];
+                q[k] += above_squares[k];
             }
         }
-#pragma unroll
-        for (int i = 0; i < kBandUnroll; ++i) {
-            WarpScan(scan[warp]).InclusiveSum(v[i], v[i]);
-            WarpScan(scan[warp]).InclusiveSum(q[i], q[i]);
-        }
-#pragma unroll
-        for (int i = 0; i < kBandUnroll; ++i) {
-            v[i] += carry;
-            carry = __shfl_sync(0xffffffffu, v[i], 31);
-            q[i] += carry_squares;
-            carry_squares = __shfl_sync(0xffffffffu, q[i], 31);
-            prefixed[0][warp][i * 32 + lane] = v[i];
-            prefixed[1][warp][i * 32 + lane] = q[i];
-        }
+        prefix_row(v, carry, scan[warp]);
+        prefix_row(q, carry_squares, scan[warp]);
+        *reinterpret_cast<uint4*>(&prefixed[0][warp][kLanePixels * lane]) = make_uint4(v[0], v[1], v[2], v[3]);
+        *reinterpret_cast<uint4*>(&prefixed[1][warp][kLanePixels * lane]) = make_uint4(q[0], q[1], q[2], q[3]);
         __syncthreads();
-        const int x = x0 + c;
         std::uint32_t sum = 0;
         for (int r = 0; r < rows; ++r) {
             sum += prefixed[table][r][c];
-            if (x < l.width) out[static_cast<std::size_t>(r) * l.integral_stride + x] = sum;
+            if (x0 + c < l.width) out[static_cast<std::size_t>(r) * l.integral_stride + x0 + c] = sum;
         }
         __syncthreads();
     }
