@@ -41,9 +41,11 @@ int run_keypoints_bench(int argc, char** argv);
 // (bench/gpu/throughput_bench.cpp).
 int run_throughput_bench(int argc, char** argv);
 
-// The families for the throughput benchmark: each bench's default options (family_defaults: "lbp", "hog",
-// "haar"), its model o.model (filled with the default, models/ of o.data, when empty).
-BenchOptions family_defaults(const std::string& family);
+// The families for the throughput benchmark: each bench's default options, its model o.model (filled with the
+// default, models/ of o.data, when empty). The LBP and Haar ones live in opencv_cascade_bench.cpp, which
+// cascade-bench-opencv-cuda also links; the HoG ones in hog_bench.cpp, which it does not.
+BenchOptions lbp_defaults();
+BenchOptions haar_defaults();
 BenchOptions hog_defaults();
 std::unique_ptr<BenchFamily> make_lbp_family(BenchOptions& o);
 std::unique_ptr<BenchFamily> make_hog_family(BenchOptions& o);

@@ -124,8 +124,6 @@ std::unique_ptr<BenchFamily> cascade_family(const BenchOptions& o, const PackedM
     throw InputError(o.model, "not an LBP or Haar cascade");
 }
 
-namespace {
-
 BenchOptions lbp_defaults() {
     BenchOptions defaults;
     defaults.resolutions = {"720x480", "1280x720", "1920x1080"};
@@ -151,6 +149,8 @@ BenchOptions haar_defaults() {
     defaults.points = gpu::HaarGpuOptions{}.compaction_points;
     return defaults;
 }
+
+namespace {
 
 // The family of `o.model` (default: models/<default_model> of the data folder), which must be a `Cascade`.
 template <class Cascade>
@@ -179,10 +179,6 @@ std::unique_ptr<BenchFamily> make_lbp_family(BenchOptions& o) {
 
 std::unique_ptr<BenchFamily> make_haar_family(BenchOptions& o) {
     return model_family<HaarCascade>(o, "haarcascade_frontalface_default.xml", "a Haar cascade");
-}
-
-BenchOptions family_defaults(const std::string& family) {
-    return family == "haar" ? haar_defaults() : family == "hog" ? hog_defaults() : lbp_defaults();
 }
 
 }  // namespace cascade::bench

@@ -177,6 +177,10 @@ ThroughputRow gpu_row(BenchFamily& family, const FamilyRun& run, const std::vect
     return row;
 }
 
+BenchOptions family_defaults(const std::string& family) {
+    return family == "haar" ? haar_defaults() : family == "hog" ? hog_defaults() : lbp_defaults();
+}
+
 void family_rows(const FamilyRun& run, const ThroughputOptions& o, const std::vector<std::string>& sources,
                  const std::vector<std::vector<int>>& device_sets, std::vector<ThroughputRow>& rows) {
     BenchOptions bo = family_defaults(run.name);
