@@ -18,6 +18,7 @@
 #include "train/boost_weights.hpp"
 #include "train/checkpoint_file.hpp"
 #include "train/index_permutation.hpp"
+#include "train/lbp/code_bins.hpp"
 #include "train/lbp/code_table.hpp"
 #include "train/lbp/feature_pool.hpp"
 #include "train/lbp/lbp_trainer.hpp"
@@ -129,6 +130,41 @@ TEST_CASE("feature pool: distinct features inside the window, all of them when a
     CHECK(sample_lbp_features({64, 128}, 5000, 7).front().x == pool.front().x);  // same seed, same pool
 }
 
+TEST_CASE("feature pool: a minimum cell size leaves the smaller cells out") {
+    // Cells of 2..8 px on 24x24: (25 - 3w) positions across for w = 2..8, as many down: 70 x 70.
+    CHECK(count_lbp_features({24, 24}, 2) == 4900);
+    CHECK(sample_lbp_features({24, 24}, 100000, 1, 2).size() == 4900);
+    const auto pool = sample_lbp_features({64, 128}, 5000, 7, 4);
+    REQUIRE(pool.size() == 5000);
+    int smallest = 64;
+    for (const LbpFeature& f : pool) {
+        smallest = std::min<int>(smallest, std::min(f.width, f.height));
+        CHECK(f.x + 3 * f.width <= 64);
+        CHECK(f.y + 3 * f.height <= 128);
+    }
+    CHECK(smallest == 4);
+    LbpTrainConfig c;
+    c.min_cell = 22;  // three 22-px cells do not fit across 64 px
+    CHECK(input_error([&] { validate(c); }).find("--min-cell: ") == 0);
+}
+
+TEST_CASE("code bins: 256 are the codes themselves; 59 give each uniform code a bin, the rest one") {
+    const CodeBins all = code_bins(256);
+    for (int c = 0; c < kLbpCodes; ++c) CHECK(all.bin[static_cast<std::size_t>(c)] == c);
+    const CodeBins uniform = code_bins(59);
+    CHECK(uniform.count == 59);
+    std::vector<int> size(59, 0);
+    for (std::uint8_t b : uniform.bin) ++size[b];
+    CHECK(std::count(size.begin(), size.begin() + 58, 1) == 58);
+    CHECK(size[58] == 198);
+    // Uniform: no transition, one run of ones (also across bit 7 to bit 0); not: more than two transitions.
+    for (int c : {0x00, 0xff, 0x0f, 0x81, 0x38}) CHECK(uniform.bin[static_cast<std::size_t>(c)] != 58);
+    for (int c : {0x55, 0x05, 0x99}) CHECK(uniform.bin[static_cast<std::size_t>(c)] == 58);
+    LbpTrainConfig c;
+    c.code_bins = 58;
+    CHECK(input_error([&] { validate(c); }).find("--code-bins: ") == 0);
+}
+
 TEST_CASE("LBP weak learner: responses 1/2 ln((W+ + eps) / (W- + eps)) times the shrinkage, the same feature") {
     // Eight 9x9 windows, a pool of every 3x3-cell feature; four positives (slots 0-3), four negatives.
     const std::vector<LbpFeature> pool = sample_lbp_features({9, 9}, 1000, 1);
@@ -142,8 +178,8 @@ TEST_CASE("LBP weak learner: responses 1/2 ln((W+ + eps) / (W- + eps)) times the
     CodeTable codes(static_cast<int>(pool.size()), 8);
     codes.fill(pool, {0, 1, 2, 3, 4, 5, 6, 7}, windows, 1);
     const WeightedSlots all{{0, 1, 2, 3}, {0.1, 0.1, 0.2, 0.1}, {4, 5, 6, 7}, {0.125, 0.125, 0.125, 0.125}};
-    const LbpWeakFit full = fit_lbp_weak(codes, all, all, 2.0, 1.0, 1);
-    const LbpWeakFit half = fit_lbp_weak(codes, all, all, 2.0, 0.5, 1);
+    const LbpWeakFit full = fit_lbp_weak(codes, all, all, {code_bins(256), 2.0, 1.0, 0.0}, 1);
+    const LbpWeakFit half = fit_lbp_weak(codes, all, all, {code_bins(256), 2.0, 0.5, 0.0}, 1);
     CHECK(half.feature == full.feature);
     const double eps = 2.0 / 8;
     std::array<double, kLbpCodes> positive{}, negative{};
@@ -156,11 +192,43 @@ TEST_CASE("LBP weak learner: responses 1/2 ln((W+ + eps) / (W- + eps)) times the
         CHECK(full.responses[static_cast<std::size_t>(c)] == doctest::Approx(h).epsilon(1e-6));
         CHECK(half.responses[static_cast<std::size_t>(c)] == doctest::Approx(h / 2).epsilon(1e-6));
     }
+    // With 59 bins, every code gets its bin's response from the weights of all the bin's codes.
+    const CodeBins bins = code_bins(59);
+    const LbpWeakFit binned = fit_lbp_weak(codes, all, all, {bins, 2.0, 1.0, 0.0}, 1);
+    std::array<double, 59> bin_positive{}, bin_negative{};
+    for (int i = 0; i < 4; ++i) {
+        bin_positive[bins.bin[codes.code(binned.feature, i)]] += all.positive_weights[static_cast<std::size_t>(i)];
+        bin_negative[bins.bin[codes.code(binned.feature, i + 4)]] += all.negative_weights[static_cast<std::size_t>(i)];
+    }
+    for (int c = 0; c < kLbpCodes; ++c) {
+        const int b = bins.bin[static_cast<std::size_t>(c)];
+        const double h = 0.5 * std::log((bin_positive[b] + eps) / (bin_negative[b] + eps));
+        CHECK(binned.responses[static_cast<std::size_t>(c)] == doctest::Approx(h).epsilon(1e-6));
+    }
+    // With a bin prior of 3, a code's response times n / (n + 3), n the samples with that code.
+    const LbpWeakFit damped = fit_lbp_weak(codes, all, all, {code_bins(256), 2.0, 1.0, 3.0}, 1);
+    std::array<double, kLbpCodes> damped_positive{}, damped_negative{};
+    std::array<int, kLbpCodes> samples{};
+    for (int i = 0; i < 4; ++i) {
+        const int p = codes.code(damped.feature, i), q = codes.code(damped.feature, i + 4);
+        damped_positive[p] += all.positive_weights[static_cast<std::size_t>(i)];
+        damped_negative[q] += all.negative_weights[static_cast<std::size_t>(i)];
+        ++samples[p];
+        ++samples[q];
+    }
+    for (int c = 0; c < kLbpCodes; ++c) {
+        const double n = samples[c];
+        const double h = n / (n + 3.0) * 0.5 * std::log((damped_positive[c] + eps) / (damped_negative[c] + eps));
+        CHECK(damped.responses[static_cast<std::size_t>(c)] == doctest::Approx(h).epsilon(1e-6));
+    }
     for (const double bad : {0.0, 1.5}) {
         LbpTrainConfig c;
         c.shrinkage = bad;
         CHECK(input_error([&] { validate(c); }).find("--shrinkage: must lie in (0, 1]") == 0);
     }
+    LbpTrainConfig c;
+    c.bin_prior = -1.0;
+    CHECK(input_error([&] { validate(c); }).find("--bin-prior: ") == 0);
 }
 
 TEST_CASE("checkpoint files: reals read back bit-identical, a wrong kind is refused") {

@@ -16,11 +16,13 @@ namespace cascade::train::lbp {
 // A feature packed into one integer (for sets and maps of features).
 std::uint64_t feature_key(const LbpFeature& f);
 
-// Number of distinct features in `window`.
-long long count_lbp_features(Size window);
+// Number of distinct features in `window` whose cells are at least `min_cell` pixels wide and high.
+long long count_lbp_features(Size window, int min_cell = 1);
 
 // `count` distinct features drawn under `seed`, sorted by (height, width, y, x); every feature when `count` is
-// at least count_lbp_features(window). Requires a window of at least 3x3.
-std::vector<LbpFeature> sample_lbp_features(Size window, int count, std::uint64_t seed);
+// at least count_lbp_features(window, min_cell). Cells narrower or lower than `min_cell` pixels are left out
+// (small cells on a large window compare a few pixels: noise that the response tables fit to the training
+// crops). Requires a window of at least 3 min_cell x 3 min_cell.
+std::vector<LbpFeature> sample_lbp_features(Size window, int count, std::uint64_t seed, int min_cell = 1);
 
 }  // namespace cascade::train::lbp

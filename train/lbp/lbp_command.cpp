@@ -107,15 +107,23 @@ po::options_description learning_options(LbpTrainConfig& config) {
          "windows that reach it are accepted at once, positives that reach it leave training")
         ("features", po::value(&config.features)->default_value(config.features),
          "size of the random pool of LBP features the weak learners are chosen from")
+        ("min-cell", po::value(&config.min_cell)->default_value(config.min_cell),
+         "the pool's LBP cells are at least this many pixels wide and high (1x1 cells compare single pixels)")
         ("negatives", po::value(&config.negatives)->default_value(config.negatives), "size of the negative pool")
         ("refill-below", po::value(&config.refill_below)->default_value(config.refill_below, "0.5"),
          "mine new hard negatives when the live part of the pool falls below this fraction")
         ("trim", po::value(&config.trim)->default_value(config.trim, "0.05"),
          "weight trimming: choose features without the lightest samples holding this fraction of the weight")
+        ("code-bins", po::value(&config.code_bins)->default_value(config.code_bins),
+         "distinct responses per weak learner's table: 256 (one per LBP code) or 59 (uniform LBP: the 58 codes "
+         "with at most two 0/1 transitions around the centre get one each, the other codes share one)")
         ("smoothing", po::value(&config.smoothing)->default_value(config.smoothing),
          "response table smoothing: eps = this / number of samples")
         ("shrinkage", po::value(&config.shrinkage)->default_value(config.shrinkage, "1"),
          "response tables times this, in (0, 1]: boosting's learning rate (smaller: more, gentler weak learners)")
+        ("bin-prior", po::value(&config.bin_prior)->default_value(config.bin_prior),
+         "each table bin's response also times n / (n + this), n the number of samples with its codes: bins "
+         "that a few heavy samples fill respond little (0: off)")
         ("mine-scale-factor", po::value(&config.mine_scale_factor)->default_value(config.mine_scale_factor, "1.1"),
          "pyramid scale step of the negative images while mining")
         ("mine-per-image", po::value(&config.mine_per_image)->default_value(config.mine_per_image),

@@ -49,9 +49,13 @@ void validate(const LbpTrainConfig& c) {
     require(c.target_fpr >= 0.0 && c.target_fpr < 1.0, "--target-fpr",
             "the target false-positive rate must lie in [0, 1) (0: no target)");
     require(c.features >= 1, "--features", "must be at least 1");
+    require(c.min_cell >= 1 && 3 * c.min_cell <= c.window.width && 3 * c.min_cell <= c.window.height, "--min-cell",
+            "must be at least 1 and fit three cells across the window");
     require(c.negatives >= 1, "--negatives", "must be at least 1");
     require(c.refill_below > 0.0 && c.refill_below <= 1.0, "--refill-below", "must lie in (0, 1]");
     require(c.trim >= 0.0 && c.trim < 1.0, "--trim", "must lie in [0, 1)");
+    require(c.code_bins == kLbpCodes || c.code_bins == 59, "--code-bins", "must be 256 or 59 (uniform LBP)");
+    require(c.bin_prior >= 0.0, "--bin-prior", "must be 0 (off) or more");
     require(c.smoothing > 0.0, "--smoothing", "must be positive");
     require(c.shrinkage > 0.0 && c.shrinkage <= 1.0, "--shrinkage", "must lie in (0, 1]");
     cli::check_scale_factor("--mine-scale-factor", c.mine_scale_factor);
@@ -89,11 +93,14 @@ TrainingSettings training_settings(const LbpTrainConfig& c, const LbpTrainingDat
                          {"calibration", number(c.calibration)},
                          {"accept", c.accept ? "yes" : "no"},
                          {"features", std::to_string(c.features)},
+                         {"min-cell", std::to_string(c.min_cell)},
                          {"negatives", std::to_string(c.negatives)},
                          {"refill-below", number(c.refill_below)},
                          {"trim", number(c.trim)},
+                         {"code-bins", std::to_string(c.code_bins)},
                          {"smoothing", number(c.smoothing)},
                          {"shrinkage", number(c.shrinkage)},
+                         {"bin-prior", number(c.bin_prior)},
                          {"mine-scale-factor", number(c.mine_scale_factor)},
                          {"mine-per-image", std::to_string(c.mine_per_image)},
                          {"seed", std::to_string(c.seed)}};

@@ -47,11 +47,14 @@ struct LbpTrainConfig {
     bool accept = false;        // WaldBoost acceptance thresholds (see above)
     double target_fpr = 0.0;    // stop once the training cascade's estimated false-positive rate is at most this
     int features = 20000;       // size of the random feature pool
+    int min_cell = 1;           // the pool's cells are at least this many pixels wide and high
+    int code_bins = 256;        // responses per table: 256 (one per code) or 59 (uniform LBP, code_bins.hpp)
     int negatives = 4000;       // size of the negative pool
     double refill_below = 0.5;  // mine when fewer than this fraction of the pool is live
     double trim = 0.05;         // weight trimming: the lightest samples holding this fraction of the weight
     double smoothing = 20.0;    // eps = smoothing / samples in the response tables
     double shrinkage = 1.0;     // response tables times this (boosting's learning rate)
+    double bin_prior = 0.0;     // each table bin's response times n / (n + this), n its samples (0: off)
     double mine_scale_factor = 1.1;
     int mine_per_image = 16;
     std::uint64_t seed = 1;

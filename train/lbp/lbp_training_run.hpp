@@ -11,6 +11,7 @@
 #include "train/lbp/code_table.hpp"
 #include "train/lbp/lbp_checkpoint.hpp"
 #include "train/lbp/lbp_trainer.hpp"
+#include "train/lbp/weak_fit.hpp"
 #include "train/negative_miner.hpp"
 #include "train/wald_threshold.hpp"
 
@@ -61,6 +62,7 @@ private:
     const int negatives_;
     const std::vector<char> calibrates_;  // per positive
     const std::vector<LbpFeature> pool_;
+    const TableFit table_;
     std::unordered_map<std::uint64_t, int> pool_index_;
     CodeTable codes_;
     std::vector<double> score_;  // running sum per slot

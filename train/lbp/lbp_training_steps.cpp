@@ -172,7 +172,7 @@ void LbpTrainingRun::add_weak() {
         selection.negatives.push_back(all.negatives[static_cast<std::size_t>(i)]);
         selection.negative_weights.push_back(all.negative_weights[static_cast<std::size_t>(i)]);
     }
-    const LbpWeakFit fit = fit_lbp_weak(codes_, selection, all, config_.smoothing, config_.shrinkage, config_.threads);
+    const LbpWeakFit fit = fit_lbp_weak(codes_, selection, all, table_, config_.threads);
 
     const int index = static_cast<int>(cascade_.weaks.size());
     cascade_.weaks.push_back({pool_[static_cast<std::size_t>(fit.feature)], index});

@@ -15,25 +15,38 @@ constexpr int kFeaturesPerTask = 64;
 struct Histogram {
     double positive[kLbpCodes];
     double negative[kLbpCodes];
+    int samples[kLbpCodes];
 };
 
-void histogram(const CodeTable& codes, int feature, const WeightedSlots& s, Histogram& h) {
+// Weights per bin, and samples per bin where `count` (only a bin prior needs them: the inner loop of training).
+void histogram(const CodeTable& codes, int feature, const WeightedSlots& s, const CodeBins& bins, bool count,
+               Histogram& h) {
     std::fill(std::begin(h.positive), std::end(h.positive), 0.0);
     std::fill(std::begin(h.negative), std::end(h.negative), 0.0);
     const std::uint8_t* row = codes.feature(feature);
-    for (std::size_t i = 0; i < s.positives.size(); ++i) h.positive[row[s.positives[i]]] += s.positive_weights[i];
-    for (std::size_t i = 0; i < s.negatives.size(); ++i) h.negative[row[s.negatives[i]]] += s.negative_weights[i];
+    const std::uint8_t* bin = bins.bin.data();
+    for (std::size_t i = 0; i < s.positives.size(); ++i) h.positive[bin[row[s.positives[i]]]] += s.positive_weights[i];
+    for (std::size_t i = 0; i < s.negatives.size(); ++i) h.negative[bin[row[s.negatives[i]]]] += s.negative_weights[i];
+    if (!count) return;
+    std::fill(std::begin(h.samples), std::end(h.samples), 0);
+    for (int slot : s.positives) ++h.samples[bin[row[slot]]];
+    for (int slot : s.negatives) ++h.samples[bin[row[slot]]];
 }
 
-double response(double positive, double negative, double eps) {
-    return 0.5 * std::log((positive + eps) / (negative + eps));
+// The part of a bin's response that its sample count keeps (TableFit::bin_prior).
+double kept(int samples, double prior) { return prior > 0.0 ? samples / (samples + prior) : 1.0; }
+
+// Bin b's response without the shrinkage.
+double response(const Histogram& h, int b, double eps, double prior) {
+    return kept(h.samples[b], prior) * 0.5 * std::log((h.positive[b] + eps) / (h.negative[b] + eps));
 }
 
-double normaliser(const Histogram& h, double eps) {
+double normaliser(const Histogram& h, int bins, double eps, double prior) {
     double z = 0.0;
-    for (int c = 0; c < kLbpCodes; ++c) {
-        const double ratio = std::sqrt((h.positive[c] + eps) / (h.negative[c] + eps));  // exp(h)
-        z += h.positive[c] / ratio + h.negative[c] * ratio;
+    for (int b = 0; b < bins; ++b) {
+        const double odds = (h.positive[b] + eps) / (h.negative[b] + eps);
+        const double ratio = prior > 0.0 ? std::pow(odds, 0.5 * kept(h.samples[b], prior)) : std::sqrt(odds);  // exp(h)
+        z += h.positive[b] / ratio + h.negative[b] * ratio;
     }
     return z;
 }
@@ -45,16 +58,17 @@ double epsilon(const WeightedSlots& s, double smoothing) {
 }  // namespace
 
 LbpWeakFit fit_lbp_weak(const CodeTable& codes, const WeightedSlots& selection, const WeightedSlots& all,
-                        double smoothing, double shrinkage, int threads) {
+                        const TableFit& table, int threads) {
     const int n = codes.features();
-    const double eps_select = epsilon(selection, smoothing);
+    const CodeBins& bins = table.bins;
+    const double eps_select = epsilon(selection, table.smoothing);
     std::vector<double> z(static_cast<std::size_t>(n));
     parallel_for((n + kFeaturesPerTask - 1) / kFeaturesPerTask,
                  [&](int task) {
                      Histogram h;
                      for (int f = task * kFeaturesPerTask; f < std::min(n, (task + 1) * kFeaturesPerTask); ++f) {
-                         histogram(codes, f, selection, h);
-                         z[static_cast<std::size_t>(f)] = normaliser(h, eps_select);
+                         histogram(codes, f, selection, bins, table.bin_prior > 0.0, h);
+                         z[static_cast<std::size_t>(f)] = normaliser(h, bins.count, eps_select, table.bin_prior);
                      }
                  },
                  threads);
@@ -63,13 +77,17 @@ LbpWeakFit fit_lbp_weak(const CodeTable& codes, const WeightedSlots& selection, 
     fit.feature = static_cast<int>(std::min_element(z.begin(), z.end()) - z.begin());
     fit.z = z[static_cast<std::size_t>(fit.feature)];
     Histogram h;
-    histogram(codes, fit.feature, all, h);
-    const double eps = epsilon(all, smoothing);
+    histogram(codes, fit.feature, all, bins, table.bin_prior > 0.0, h);
+    const double eps = epsilon(all, table.smoothing);
     double wrong = 0.0, total = 0.0;
+    for (int b = 0; b < bins.count; ++b) {
+        wrong += std::min(h.positive[b], h.negative[b]);
+        total += h.positive[b] + h.negative[b];
+    }
     for (int c = 0; c < kLbpCodes; ++c) {
-        fit.responses[static_cast<std::size_t>(c)] = static_cast<float>(shrinkage * response(h.positive[c], h.negative[c], eps));
-        wrong += std::min(h.positive[c], h.negative[c]);
-        total += h.positive[c] + h.negative[c];
+        const int b = bins.bin[static_cast<std::size_t>(c)];
+        fit.responses[static_cast<std::size_t>(c)] =
+            static_cast<float>(table.shrinkage * response(h, b, eps, table.bin_prior));
     }
     fit.error = total > 0.0 ? wrong / total : 0.0;
     return fit;

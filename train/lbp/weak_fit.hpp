@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "common/model.hpp"
+#include "train/lbp/code_bins.hpp"
 #include "train/lbp/code_table.hpp"
 
 namespace cascade::train::lbp {
@@ -28,10 +29,22 @@ struct LbpWeakFit {
     double error = 0.0;  // weighted error of sign(h) on all samples, as a fraction of their weight
 };
 
+// How a weak learner's responses are fitted.
+struct TableFit {
+    CodeBins bins = code_bins(kLbpCodes);  // the partition: the codes of one bin share their response
+    double smoothing = 20.0;               // eps = smoothing / number of samples
+    double shrinkage = 1.0;  // responses times this, in (0, 1]: boosting's learning rate (smaller steps let
+                             // more weak learners share the work)
+    // Each bin's response also times n / (n + bin_prior), n the number of samples in the bin: a bin that a
+    // few heavy samples fill (late in boosting, the last hard positives) is pulled towards 0 whatever their
+    // weight, which eps cannot do. 0: off.
+    double bin_prior = 0.0;
+};
+
 // Chooses the feature on `selection` (the trimmed samples; features evaluated in parallel, ties to the lowest
-// index) and fits its responses on `all` with eps = smoothing / number of samples in `all`, times `shrinkage`
-// (in (0, 1]: boosting's learning rate; smaller steps let more weak learners share the work).
+// index) by the smallest Z of its fitted responses, and fits its responses on `all`, eps = smoothing / number
+// of samples in `all`.
 LbpWeakFit fit_lbp_weak(const CodeTable& codes, const WeightedSlots& selection, const WeightedSlots& all,
-                        double smoothing, double shrinkage, int threads);
+                        const TableFit& table, int threads);
 
 }  // namespace cascade::train::lbp
