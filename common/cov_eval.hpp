@@ -9,20 +9,24 @@
 //   1. D_i: the regularised variance of feature i over the whole window (window_covariance<8>'s diagonal);
 //      s_i = 1 / sqrt(D_i).
 //   2. C: the regularised covariance of w.rect, C'_ij = C_ij s_i s_j (Tuzel's normalisation by the detection
-//      window: invariant to a scaling of any feature, so to contrast), computed for i <= j and mirrored.
-//   3. A = C' (kCovLogEuclidean) or A = M C' M, M = w.mean_isqrt (kCovTangent), upper triangle mirrored;
-//      A = V diag(l) V^T by Jacobi (spd_distance.hpp jacobi_eigen); log A = V diag(ln l) V^T, every l below
-//      kCovMinEigenvalue raised to it first (a guard: the regularisation keeps them far above it);
-//      v = the upper triangle of log A row by row, off-diagonal entries times sqrt(2).
-//   4. p = sum_k weights[k] v[k] (k = 0..35 in order) + bias; response = step_response(w, p) (hog_eval.hpp),
-//      clipped to [-limit, limit].
+//      window: invariant to a scaling of any feature, so to contrast), for i <= j (packed, cov_jacobi.hpp).
+//   3. A = C' (kCovLogEuclidean) or A = M C' M, M = w.mean_isqrt (kCovTangent); the learner's vector is
+//      v = the upper triangle of log A row by row, off-diagonal entries times sqrt(2), log A = V diag(ln l) V^T
+//      with every eigenvalue l below kCovMinEigenvalue raised to it first (a guard: the regularisation keeps
+//      them far above it).
+//   4. p = weights . v + bias, evaluated as trace(W log A) + bias (cov_jacobi.hpp: the Jacobi rotations that
+//      diagonalise A carried to W, no eigenvectors); response = step_response(w, p) (hog_eval.hpp), clipped to
+//      [-limit, limit].
+// The trainer fits its weights to the vectors of cov_log_vector (a Jacobi with eigenvectors, spd_distance.hpp);
+// its projections agree with step 4's to rounding (about 1e-15 relative), and its cascade sums are this file's.
 // Exactness: int64 sums, then every double step one rounded IEEE operation in a fixed order (exact_math.hpp,
-// the logarithm included), so the CPU detector, the trainer and the GPU kernels give the same bits.
+// the logarithm included), so the CPU detector and the GPU kernels give the same bits.
 #pragma once
 
 #include <cstdint>
 
 #include "common/cov_features.hpp"
+#include "common/cov_jacobi.hpp"
 #include "common/covariance_features.hpp"
 #include "common/exact_math.hpp"
 #include "common/hd.hpp"
@@ -34,6 +38,7 @@ namespace cascade {
 
 constexpr double kCovMinEigenvalue = 1e-12;
 constexpr double kSqrt2 = 1.4142135623730951;
+constexpr double kSqrtHalf = 0.70710678118654752;  // 1 / sqrt(2), rounded
 
 // Step 1: the inverse standard deviations of the features over the window at (wx, wy).
 template <class Sampler>
@@ -44,45 +49,69 @@ CASCADE_HD void cov_window_scales(const Sampler& s, int wx, int wy, Size window,
         scale[i] = exact::div(1.0, exact::sqrt(cov[i * kCovFeatures + i]));
 }
 
-// Step 2: the normalised covariance of `rect` (window coordinates) of the window at (wx, wy).
+// Step 2: the normalised covariance of `rect` (window coordinates) of the window at (wx, wy), packed.
+template <class Sampler>
+CASCADE_HD void cov_rect_packed(const Sampler& s, int wx, int wy, Rect rect, const double scale[kCovFeatures],
+                                double c[kPackedSize]) {
+    double full[kCovFeatures * kCovFeatures];
+    window_covariance<kCovFeatures>(s, wx + rect.x, wy + rect.y, rect.width, rect.height, full);
+    CASCADE_UNROLL
+    for (int i = 0; i < kCovFeatures; ++i)
+        CASCADE_UNROLL
+        for (int j = i; j < kCovFeatures; ++j)
+            c[packed_index(i, j)] = exact::mul(exact::mul(full[i * kCovFeatures + j], scale[i]), scale[j]);
+}
+
+// The same, row-major 8x8 (the trainer's).
 template <class Sampler>
 CASCADE_HD void cov_rect_covariance(const Sampler& s, int wx, int wy, Rect rect, const double scale[kCovFeatures],
                                     double c[kCovFeatures * kCovFeatures]) {
-    window_covariance<kCovFeatures>(s, wx + rect.x, wy + rect.y, rect.width, rect.height, c);
+    double packed[kPackedSize];
+    cov_rect_packed(s, wx, wy, rect, scale, packed);
     for (int i = 0; i < kCovFeatures; ++i)
-        for (int j = i; j < kCovFeatures; ++j)
-            c[i * kCovFeatures + j] = c[j * kCovFeatures + i] =
-                exact::mul(exact::mul(c[i * kCovFeatures + j], scale[i]), scale[j]);
+        for (int j = 0; j < kCovFeatures; ++j) c[i * kCovFeatures + j] = packed[packed_index(i, j)];
 }
 
-// m c m for symmetric m and c (row-major 8x8), its upper triangle mirrored.
-CASCADE_HD void cov_congruence(const float* m, const double* c, double* out) {
+// Packed m c m for symmetric m (row-major 8x8 floats) and packed c: a row of m c at a time, then that row's
+// entries on and right of the diagonal.
+CASCADE_HD void cov_congruence_packed(const float* m, const double* c, double* out) {
     constexpr int d = kCovFeatures;
-    double t[d * d];
-    for (int i = 0; i < d; ++i)
+    CASCADE_UNROLL
+    for (int i = 0; i < d; ++i) {
+        double t[d];
+        CASCADE_UNROLL
         for (int j = 0; j < d; ++j) {
             double sum = 0;
-            for (int k = 0; k < d; ++k) sum = exact::add(sum, exact::mul(static_cast<double>(m[i * d + k]), c[k * d + j]));
-            t[i * d + j] = sum;
+            CASCADE_UNROLL
+            for (int k = 0; k < d; ++k)
+                sum = exact::add(sum, exact::mul(static_cast<double>(m[i * d + k]), c[packed_index(k, j)]));
+            t[j] = sum;
         }
-    for (int i = 0; i < d; ++i)
+        CASCADE_UNROLL
         for (int j = i; j < d; ++j) {
             double sum = 0;
-            for (int k = 0; k < d; ++k) sum = exact::add(sum, exact::mul(t[i * d + k], static_cast<double>(m[k * d + j])));
-            out[i * d + j] = out[j * d + i] = sum;
+            CASCADE_UNROLL
+            for (int k = 0; k < d; ++k) sum = exact::add(sum, exact::mul(t[k], static_cast<double>(m[k * d + j])));
+            out[packed_index(i, j)] = sum;
         }
+    }
 }
 
-// Step 3: the 36-vector of normalised covariance c (overwritten) under `mapping`; mean_isqrt is read for
-// kCovTangent only. The trainer maps its samples with this same function.
+// Step 3 for the trainer: the 36-vector of normalised covariance c (row-major, symmetric; overwritten) under
+// `mapping`; mean_isqrt is read for kCovTangent only.
 CASCADE_HD void cov_log_vector(std::int32_t mapping, const float* mean_isqrt, double c[kCovFeatures * kCovFeatures],
                                double v[kCovDims]) {
     constexpr int d = kCovFeatures;
     double a[d * d];
-    if (mapping == kCovTangent)
-        cov_congruence(mean_isqrt, c, a);
-    else
+    if (mapping == kCovTangent) {
+        double packed[kPackedSize], congruent[kPackedSize];
+        for (int i = 0; i < d; ++i)
+            for (int j = i; j < d; ++j) packed[packed_index(i, j)] = c[i * d + j];
+        cov_congruence_packed(mean_isqrt, packed, congruent);
+        for (int i = 0; i < d * d; ++i) a[i] = congruent[packed_index(i / d, i % d)];
+    } else {
         for (int i = 0; i < d * d; ++i) a[i] = c[i];
+    }
     double values[d], vectors[d * d], logs[d];
     jacobi_eigen<d>(a, values, vectors);
     for (int m = 0; m < d; ++m) logs[m] = exact::log(values[m] > kCovMinEigenvalue ? values[m] : kCovMinEigenvalue);
@@ -96,10 +125,31 @@ CASCADE_HD void cov_log_vector(std::int32_t mapping, const float* mean_isqrt, do
         }
 }
 
-// Step 4: the projection and the response.
-CASCADE_HD double cov_projection(const CovWeak& weak, const double v[kCovDims]) {
+// Steps 3 and 4's projection: weights . v + bias for the normalised covariance c (packed), as trace(W log A) +
+// bias (cov_jacobi.hpp).
+CASCADE_HD double cov_projection(const CovWeak& weak, const double c[kPackedSize]) {
+    constexpr int d = kCovFeatures;
+    double a[kPackedSize], w[kPackedSize];
+    if (weak.mapping == kCovTangent) {
+        cov_congruence_packed(weak.mean_isqrt, c, a);
+    } else {
+        CASCADE_UNROLL
+        for (int k = 0; k < kPackedSize; ++k) a[k] = c[k];
+    }
+    CASCADE_UNROLL
+    for (int i = 0; i < d; ++i)
+        CASCADE_UNROLL
+        for (int j = i; j < d; ++j) {
+            const double weight = weak.weights[packed_index(i, j)];
+            w[packed_index(i, j)] = i == j ? weight : exact::mul(weight, kSqrtHalf);
+        }
+    jacobi_diagonalise(a, w);
     double dot = 0;
-    for (int k = 0; k < kCovDims; ++k) dot = exact::add(dot, exact::mul(static_cast<double>(weak.weights[k]), v[k]));
+    CASCADE_UNROLL
+    for (int m = 0; m < d; ++m) {
+        const double l = a[packed_index(m, m)];
+        dot = exact::add(dot, exact::mul(exact::log(l > kCovMinEigenvalue ? l : kCovMinEigenvalue), w[packed_index(m, m)]));
+    }
     return exact::add(dot, static_cast<double>(weak.bias));
 }
 
@@ -112,10 +162,9 @@ CASCADE_HD double cov_response(const CovWeak& weak, double p) {
 template <class Sampler>
 CASCADE_HD double cov_weak_response(const Sampler& s, int wx, int wy, const CovWeak& weak,
                                     const double scale[kCovFeatures]) {
-    double c[kCovFeatures * kCovFeatures], v[kCovDims];
-    cov_rect_covariance(s, wx, wy, weak.rect, scale, c);
-    cov_log_vector(weak.mapping, weak.mean_isqrt, c, v);
-    return cov_response(weak, cov_projection(weak, v));
+    double c[kPackedSize];
+    cov_rect_packed(s, wx, wy, weak.rect, scale, c);
+    return cov_response(weak, cov_projection(weak, c));
 }
 
 struct CovCascadeView {

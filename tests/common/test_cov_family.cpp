@@ -1,6 +1,7 @@
 // The region covariance family on real images: grid integrals against sums taken pixel by pixel, a rectangle's
-// covariance against a two-pass computation, the shared logarithm and Jacobi decomposition, the 36-vector
-// against the matrix it came from, and the weak learner's response composed by hand.
+// covariance against a two-pass computation, the shared logarithm and Jacobi decompositions (with eigenvectors,
+// and packed with a weight matrix carried along), the 36-vector against the matrix it came from, and the weak
+// learner's response composed by hand.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -176,6 +177,47 @@ TEST_CASE("jacobi_eigen: a = V diag(values) V^T, V orthogonal") {
                 CHECK(std::fabs(static_cast<double>(back) - a[i * d + j]) < 1e-12 * largest(a));
                 CHECK(std::fabs(static_cast<double>(gram) - (i == j ? 1.0 : 0.0)) < 1e-13);
             }
+    }
+}
+
+TEST_CASE("jacobi_diagonalise: the eigenvalues of jacobi_eigen, w carried to V^T w V") {
+    std::mt19937 random(12);
+    std::normal_distribution<double> normal;
+    for (int trial = 0; trial < 50; ++trial) {
+        std::vector<double> b(d * d), a(d * d), w(d * d);
+        for (double& x : b) x = normal(random);
+        for (int i = 0; i < d; ++i)  // a = b b^T + I: symmetric positive definite; w symmetric
+            for (int j = 0; j <= i; ++j) {
+                double s = i == j ? 1 : 0;
+                for (int k = 0; k < d; ++k) s += b[i * d + k] * b[j * d + k];
+                a[i * d + j] = a[j * d + i] = s;
+                w[i * d + j] = w[j * d + i] = normal(random);
+            }
+        double packed_a[kPackedSize], packed_w[kPackedSize];
+        for (int i = 0; i < d; ++i)
+            for (int j = i; j < d; ++j) {
+                packed_a[packed_index(i, j)] = a[i * d + j];
+                packed_w[packed_index(j, i)] = w[i * d + j];
+            }
+        jacobi_diagonalise(packed_a, packed_w);
+        std::vector<double> work = a, values(d), v(d * d);
+        jacobi_eigen<d>(work.data(), values.data(), v.data());
+        // Pair each eigenvalue with jacobi_eigen's nearest (distinct: a random matrix's), then compare
+        // (V^T w V)_mm with v_m^T w v_m, which no choice of the eigenvector's sign changes.
+        for (int m = 0; m < d; ++m) {
+            const double l = packed_a[packed_index(m, m)];
+            int nearest = 0;
+            for (int k = 1; k < d; ++k)
+                if (std::fabs(values[k] - l) < std::fabs(values[nearest] - l)) nearest = k;
+            CHECK(std::fabs(values[nearest] - l) < 1e-12 * largest(a));
+            long double quadratic = 0;
+            for (int i = 0; i < d; ++i)
+                for (int j = 0; j < d; ++j)
+                    quadratic += static_cast<long double>(v[i * d + nearest]) * w[i * d + j] * v[j * d + nearest];
+            CHECK(std::fabs(static_cast<double>(quadratic) - packed_w[packed_index(m, m)]) < 1e-12 * largest(w));
+        }
+        for (int i = 0; i < d; ++i)
+            for (int j = i + 1; j < d; ++j) CHECK(std::fabs(packed_a[packed_index(i, j)]) < 1e-14 * largest(a));
     }
 }
 
