@@ -7,12 +7,15 @@ namespace cascade::gpu {
 
 namespace {
 
-// The covariance window source (gpu/cascade_kernels.cuh). A weak learner reads 8 corners of 44 sums and runs a
-// Jacobi eigen-decomposition: the survivors of the first group are evaluated one warp per window, a stage's weak
-// learners side by side.
+// The covariance window source (gpu/cascade_kernels.cuh). A weak learner reads 8 corners of 44 sums and
+// diagonalises an 8x8 matrix (some 30,000 double operations, common/cov_jacobi.hpp), so lanes are spent on
+// weak learners only where survivors are too few to fill the GPU one per thread: one thread per survivor
+// while they are many (the first two groups: 100% and 26% of the windows of pedestrian_cov.xml), four lanes
+// from group 2 on (its stages of 4-7 weak learners; 12% down to 2% of the windows), a warp from group 6 on
+// (1.4% and fewer, stages of 9-17). Groups as CovGpuOptions' compaction points cut them.
 struct CovSource : FamilyWindows<CovFamily> {
-    static constexpr int kFirstWarpGroup = 1;
-    static constexpr int kFirstTeamGroup = kNoWarpGroup;
+    static constexpr int kFirstTeamGroup = 2, kTeamLanes = 4;
+    static constexpr int kFirstWarpGroup = 6;
     static constexpr int kFirstBlockGroup = kNoWarpGroup;
     static constexpr int kSharedThreads = 256;
     static constexpr int kSharedMinBlocks = 1;

@@ -19,9 +19,11 @@
 namespace cascade::gpu {
 
 struct CovGpuOptions : GpuOptions {
-    // Compaction after 2, 8 and 24 weak learners (rounded up to stage boundaries); Tuzel's stride 8.
+    // Compaction after every stage of pedestrian_cov.xml but its last (2, 5, 9, ... 87 weak learners; other
+    // models: rounded up to their stage boundaries): a survivor list costs microseconds, a weak learner on a
+    // lane whose window has stopped tens; cov_cascade_gpu.cu says which groups take lanes. Tuzel's stride 8.
     CovGpuOptions() {
-        compaction_points = {2, 8, 24};
+        compaction_points = {2, 5, 9, 14, 19, 26, 35, 46, 57, 70, 87};
         rule = ScanRule{kCovDefaultStride};
     }
 };
