@@ -56,7 +56,7 @@ std::vector<float> train_linear_svm(const std::vector<float>& x, int dims, const
             const float v = x[i * static_cast<std::size_t>(dims) + static_cast<std::size_t>(d)];
             if (v != 0.f) row[k++] = {d + 1, v};
         }
-        row[k++] = {dims + 1, 1.0};
+        row[k++] = {dims + 1, options.bias_feature};
         row[k] = {-1, 0.0};
         for (int copy = 0; copy < multiplicities[i]; ++copy) {
             rows.push_back(row);
@@ -71,7 +71,7 @@ std::vector<float> train_linear_svm(const std::vector<float>& x, int dims, const
     prob.n = dims + 1;
     prob.y = y.data();
     prob.x = rows.data();
-    prob.bias = 1.0;
+    prob.bias = options.bias_feature;
     parameter param{};
     param.solver_type = L2R_L2LOSS_SVC;
     param.eps = options.epsilon;
@@ -81,7 +81,8 @@ std::vector<float> train_linear_svm(const std::vector<float>& x, int dims, const
     const std::unique_ptr<model, ModelDeleter> trained(::train(&prob, &param));  // liblinear's train, not cascade::train
     // liblinear orders labels by first appearance; its decision value is positive for label[0].
     const double sign = trained->label[0] == 1 ? 1.0 : -1.0;
-    for (int d = 0; d <= dims; ++d) out[static_cast<std::size_t>(d)] = static_cast<float>(sign * trained->w[d]);
+    for (int d = 0; d < dims; ++d) out[static_cast<std::size_t>(d)] = static_cast<float>(sign * trained->w[d]);
+    out.back() = static_cast<float>(sign * trained->w[dims] * options.bias_feature);
     return out;
 }
 

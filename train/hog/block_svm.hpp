@@ -9,7 +9,7 @@
 // is boosting by resampling (Freund and Schapire), deterministic here (a fixed offset, no random draw).
 // The solver is L2R_L2LOSS_SVC (primal squared-hinge SVM, trust-region Newton): unlike liblinear's dual
 // solvers it draws no rand(), so it is deterministic and safe to run on many threads at once. The bias is a
-// constant feature (liblinear's usual -B 1), regularised with the weights.
+// constant feature (liblinear's -B, 1 unless SvmOptions says otherwise), regularised with the weights.
 #pragma once
 
 #include <vector>
@@ -21,6 +21,9 @@ namespace cascade::train::hog {
 struct SvmOptions {
     double c = 1.0;        // liblinear's C
     double epsilon = 0.01;  // liblinear's stopping tolerance for L2R_L2LOSS_SVC
+    // The value of the constant feature whose weight times it is the bias (liblinear's -B): the bias is
+    // regularised like a weight of that feature, so a larger value regularises it less.
+    double bias_feature = 1.0;
 };
 
 // m_i for weights w (sum > 0) and M draws: floor(M W_i + 1/2) - floor(M W_(i-1) + 1/2) with W the cumulative

@@ -118,6 +118,7 @@ void check(const Settings& s) {
     require(s.cascade.mining.stride >= 1, "mine-stride", "must be at least 1");
     require(s.cascade.final_negatives >= 0, "final-negatives", "must be 0 (no final stage) or more");
     require(s.cascade.final_svm.svm.c > 0.0, "final-svm-c", "must be positive");
+    require(s.cascade.final_svm.svm.bias_feature > 0.0, "final-svm-bias", "must be positive");
     require(s.cascade.final_svm.min_hit_rate > 0.0 && s.cascade.final_svm.min_hit_rate <= 1.0, "final-min-hit-rate",
             "must be in (0, 1]");
     require(s.cascade.final_svm.rounds >= 1, "final-rounds", "must be at least 1");
@@ -280,6 +281,7 @@ bool run(int argc, const char* const* argv, const data::ProgressListener& listen
         ("min-negatives", po::value(&c.min_negatives)->default_value(200), "stop training when mining finds fewer")
         ("final-negatives", po::value(&c.final_negatives)->default_value(0), "negatives mined for a last stage of one linear SVM over a 16x16 block grid (0: none)")
         ("final-svm-c", po::value(&c.final_svm.svm.c)->default_value(0.01), "liblinear's C for the last stage's SVM")
+        ("final-svm-bias", po::value(&c.final_svm.svm.bias_feature)->default_value(1.0), "the last stage's constant bias feature (liblinear's -B): larger regularises the bias less")
         ("final-min-hit-rate", po::value(&c.final_svm.min_hit_rate)->default_value(0.99), "positives the last stage keeps")
         ("final-grids", po::value<std::string>()->default_value("16/8")->notifier([&c](const std::string& t) {
              c.final_svm.grids = parse_grids("--final-grids", t);

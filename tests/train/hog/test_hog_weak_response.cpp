@@ -1,11 +1,13 @@
 // The HoG trainer's pieces without data: the responses of discrete and real AdaBoost learners on hand-computed
-// cases, and the final stage's block grid.
+// cases, the final stage's block grid, and the linear SVM's loss and bias options.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
 #include "common/hog_eval.hpp"
+#include "train/hog/block_svm.hpp"
 #include "train/hog/final_svm.hpp"
 #include "train/hog/weak_response.hpp"
 
@@ -64,4 +66,32 @@ TEST_CASE("the final stage's grid is Dalal and Triggs' 105 blocks of 16x16 at st
     CHECK(both[104] == grid.back());
     CHECK(both[105] == Rect{0, 0, 32, 32});
     CHECK(both.back() == Rect{32, 96, 32, 32});
+}
+
+namespace {
+
+// How many of the 1-D samples x (labels: the first half -1, the second +1) the SVM puts on their side with a
+// functional margin of at least 1/2.
+int separated(const std::vector<float>& x, const SvmOptions& options) {
+    std::vector<int> labels(x.size(), 1);
+    std::fill(labels.begin(), labels.begin() + static_cast<long>(x.size() / 2), -1);
+    const std::vector<float> w = train_linear_svm(x, 1, labels, std::vector<int>(x.size(), 1), options);
+    int right = 0;
+    for (std::size_t i = 0; i < x.size(); ++i) right += static_cast<float>(labels[i]) * (w[0] * x[i] + w[1]) >= 0.5f;
+    return right;
+}
+
+}  // namespace
+
+TEST_CASE("the SVM's bias is regularised as the weight of its constant feature: a larger feature frees it") {
+    // Negatives at 9.6..9.79, positives at 10.2..10.39: a margin of 1 needs w >= 5 and a bias near -10 w,
+    // which costs about 50^2 / 2 as the weight of feature 1 (more than the 40 samples' losses at C 1), but
+    // 0.5^2 / 2 as that of feature 100.
+    std::vector<float> x;
+    for (int i = 0; i < 20; ++i) x.push_back(9.6f + 0.01f * static_cast<float>(i));
+    for (int i = 0; i < 20; ++i) x.push_back(10.2f + 0.01f * static_cast<float>(i));
+    SvmOptions options;
+    CHECK(separated(x, options) < 10);
+    options.bias_feature = 100.0;
+    CHECK(separated(x, options) == 40);
 }
