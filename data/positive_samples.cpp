@@ -19,6 +19,10 @@ namespace cascade::data {
 
 namespace {
 
+// Context cut around an annotated box that is jittered, as a fraction of the box on each side: room for a
+// shift, scale and turn of the window that the trainers' jitter options allow, before edge pixels repeat.
+constexpr double kJitterContext = 0.25;
+
 std::string crop_group(const std::string& path, GroupBy group_by) {
     if (group_by == GroupBy::folder) return fs::path(path).parent_path().lexically_normal().string();
     std::string stem = fs::path(path).stem().string();
@@ -94,7 +98,11 @@ GrayImage crop_from_crop(const cv::Mat& image, const std::string& path, const Cr
     return from_mat(resized(image(cv::Rect(m.left, m.top, inner_width, inner_height)), w));
 }
 
-GrayImage crop_from_box(const cv::Mat& image, const std::string& path, Rect box, const CropParams& p) {
+// The box grown by `padding` on each side and widened or heightened about its centre to the window's aspect
+// ratio, with `context` times its size more on each side, cut out (the image's edge pixels repeat where it
+// leaves the image); `margin` receives the context's pixels per side.
+cv::Mat cut_box(const cv::Mat& image, const std::string& path, Rect box, const CropParams& p, double context,
+                Margin& margin) {
     if (box.width <= 0 || box.height <= 0)
         throw InputError(path, "annotated box " + size_text(box.width, box.height) + " at (" + std::to_string(box.x) +
                                    "," + std::to_string(box.y) + ") is empty");
@@ -105,14 +113,17 @@ GrayImage crop_from_box(const cv::Mat& image, const std::string& path, Rect box,
     else
         h = w / aspect;
     const double cx = box.x + box.width / 2.0, cy = box.y + box.height / 2.0;
-    const cv::Rect region(static_cast<int>(std::lround(cx - w / 2)), static_cast<int>(std::lround(cy - h / 2)),
-                          std::max(1, static_cast<int>(std::lround(w))), std::max(1, static_cast<int>(std::lround(h))));
+    const int mx = static_cast<int>(std::lround(context * w)), my = static_cast<int>(std::lround(context * h));
+    margin = Margin(my, mx, my, mx);
+    const cv::Rect region(static_cast<int>(std::lround(cx - w / 2)) - mx, static_cast<int>(std::lround(cy - h / 2)) - my,
+                          std::max(1, static_cast<int>(std::lround(w))) + 2 * mx,
+                          std::max(1, static_cast<int>(std::lround(h))) + 2 * my);
     const cv::Rect inside = region & cv::Rect(0, 0, image.cols, image.rows);
     if (inside.area() == 0) throw InputError(path, "annotated box lies outside the image");
     cv::Mat cut;
     cv::copyMakeBorder(image(inside), cut, inside.y - region.y, region.br().y - inside.br().y, inside.x - region.x,
                        region.br().x - inside.br().x, cv::BORDER_REPLICATE);
-    return from_mat(resized(cut, p.window));
+    return cut;
 }
 
 GrayImage mirrored(const GrayImage& image) {
@@ -126,24 +137,31 @@ double symmetric_unit(Random& random) {
     return static_cast<double>(random.next() >> 11) * 0x1p-52 - 1.0;
 }
 
-// The window-sized sample of `source` and its jittered copies, in load_positives' order; `centred` tells
-// whether they are the centre of a larger crop.
-std::vector<GrayImage> sample_windows(const PositiveSource& s, int index, const CropParams& p, bool& centred) {
-    const GrayImage image = s.vec_sample >= 0 ? read_vec_sample(s.path, s.vec_sample, p.window) : read_gray(s.path);
-    const cv::Mat m = as_mat(image);
-    if (s.box) {
-        if (p.jitter.copies > 0) throw InputError(s.path, "jitter takes crops, not annotated boxes");
-        return {crop_from_box(m, s.path, *s.box, p)};
-    }
-    std::vector<GrayImage> out{crop_from_crop(m, s.path, p, centred)};
+// The window-sized sample of a crop and its jittered copies.
+std::vector<GrayImage> crop_and_copies(const GrayImage& image, const std::string& path, int index, const CropParams& p,
+                                       bool& centred) {
+    std::vector<GrayImage> out{crop_from_crop(as_mat(image), path, p, centred)};
     const double pixels_per_window_pixel =
         !p.margin ? 1.0 : static_cast<double>(image.width - p.margin->left - p.margin->right) / p.window.width;
     for (int c = 0; c < p.jitter.copies; ++c) {
         const GrayImage copy = jittered(image, draw_jitter(p.jitter, index, c), pixels_per_window_pixel);
         bool same_size = false;  // a copy has the crop's size
-        out.push_back(crop_from_crop(as_mat(copy), s.path, p, same_size));
+        out.push_back(crop_from_crop(as_mat(copy), path, p, same_size));
     }
     return out;
+}
+
+// The window-sized sample of `source` and its jittered copies, in load_positives' order; `centred` tells
+// whether they are the centre of a larger crop.
+std::vector<GrayImage> sample_windows(const PositiveSource& s, int index, const CropParams& p, bool& centred) {
+    const GrayImage image = s.vec_sample >= 0 ? read_vec_sample(s.path, s.vec_sample, p.window) : read_gray(s.path);
+    const cv::Mat m = as_mat(image);
+    if (!s.box) return crop_and_copies(image, s.path, index, p, centred);
+    // A box becomes a crop of the box with context around it (the pixels that jitter moves in), cut as its margin.
+    CropParams q = p;
+    q.margin.emplace();
+    const cv::Mat cut = cut_box(m, s.path, *s.box, p, p.jitter.copies > 0 ? kJitterContext : 0.0, *q.margin);
+    return crop_and_copies(from_mat(cut), s.path, index, q, centred);
 }
 
 }  // namespace

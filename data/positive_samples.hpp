@@ -11,9 +11,10 @@
 //     opencv_createsamples info file. Each box is grown by `padding` times its size on each side, widened or
 //     heightened about its centre to the window's aspect ratio, cut out (the image's edge pixels repeat where
 //     the box leaves the image) and resized to the window.
-// Jitter (crops only) adds shifted and scaled copies of each crop: the whole crop resampled about its centre, so
-// that the window shows the person a few pixels off and a little larger or smaller, as a detector's scan with
-// its stride and pyramid step sees people; the margin supplies the pixels that move in.
+// Jitter adds shifted and scaled copies of each crop: the whole crop resampled about its centre, so that the
+// window shows the person a few pixels off and a little larger or smaller, as a detector's scan with its
+// stride and pyramid step sees people; the margin supplies the pixels that move in. An annotated box to be
+// jittered is cut with a quarter of its size around it on each side, which is then its margin.
 // A sample's group names the photo (or person) it comes from: the source image for annotated boxes, and for
 // crops their GroupBy (crop_options.hpp: the file stem without trailing lower-case letters, or the folder),
 // so that a held-out split never separates twins.
@@ -72,7 +73,7 @@ struct CropParams {
     std::optional<Margin> margin;  // crops: none = centre window-sized region; given = crop minus margin, resized
     double padding = 0.0;  // annotated boxes: growth on each side, as a fraction of the box size
     bool mirror = false;   // add each sample's mirror image
-    Jitter jitter;         // crops: add jittered copies (and their mirror images with `mirror`)
+    Jitter jitter;         // add jittered copies (and their mirror images with `mirror`)
 };
 
 struct PositiveSample {
@@ -86,7 +87,7 @@ GrayImage crop_window(const std::string& path, const CropParams& params);
 
 // Decodes and crops every source on all cores: per source the sample, then its jittered copies, each followed by
 // its mirror twin with `mirror`. Throws InputError for an unreadable image, a crop smaller than the window
-// (without margin) or with nothing left inside the margin, or jitter asked of an annotated box.
+// (without margin) or with nothing left inside the margin.
 std::vector<PositiveSample> load_positives(const std::vector<PositiveSource>& sources, const CropParams& params,
                                            int threads);
 

@@ -40,8 +40,8 @@ po::options_description dataset_options(data::DatasetSpec& spec, std::string& wi
          "annotated boxes: grow each side by this fraction of the box before cropping")
         ("mirror", po::bool_switch(&spec.crop.mirror), "add the mirror image of every training positive")
         ("jitter", po::value(&spec.crop.jitter.copies)->default_value(0),
-         "crops: add this many shifted and scaled copies of every training crop, resampled from the crop with its "
-         "margin (random, from --seed)")
+         "add this many shifted and scaled copies of every training crop, resampled from the crop with its "
+         "margin (an annotated box: with a quarter of its size around it) (random, from --seed)")
         ("jitter-shift", po::value(&spec.crop.jitter.shift)->default_value(spec.crop.jitter.shift, "4"),
          "jitter: shift of at most this many window pixels in x and in y")
         ("jitter-scale", po::value(&spec.crop.jitter.scale)->default_value(spec.crop.jitter.scale, "1.1"),

@@ -71,7 +71,7 @@ TEST_CASE("jitter draws: within the asked shift and scale, spread over them, the
     CHECK((none.dx == 0 && none.dy == 0 && none.scale == 1));
 }
 
-TEST_CASE("jittered crops: the window shows the person moved by -d/s and scaled by 1/s; mirror twins follow") {
+TEST_CASE("jittered crops and boxes: the window shows the person moved by -d/s and scaled by 1/s; mirror twins follow") {
     ScratchDir dir("jitter");
     const std::vector<PositiveSource> sources = write_bar_crop(dir);
     SUBCASE("window-sized centre of the crop") {
@@ -104,9 +104,24 @@ TEST_CASE("jittered crops: the window shows the person moved by -d/s and scaled 
             CHECK(b.area == doctest::Approx(16 * 48 / (d.scale * d.scale)).epsilon(0.03));
         }
     }
+    SUBCASE("annotated box: cut with context around it, then jittered as a crop with that margin") {
+        const std::vector<PositiveSource> boxed{{sources[0].path, Rect{16, 16, 64, 128}, "photo"}};
+        CropParams params{{32, 64}, std::nullopt, 0.0, false, Jitter{6, 3.0, 1.2, 5}};
+        const std::vector<PositiveSample> samples = load_positives(boxed, params, 1);
+        REQUIRE(samples.size() == 7);
+        for (int k = 0; k < 7; ++k) {
+            CAPTURE(k);
+            const JitterDraw d = k == 0 ? JitterDraw{} : draw_jitter(params.jitter, 0, k - 1);
+            const Blob b = blob(samples[static_cast<std::size_t>(k)].window);
+            CHECK(b.x == doctest::Approx(15.5 - d.dx / d.scale).epsilon(0.02));
+            CHECK(b.y == doctest::Approx(31.5 - d.dy / d.scale).epsilon(0.01));
+            CHECK(b.area == doctest::Approx(16 * 48 / (d.scale * d.scale)).epsilon(0.03));
+            CHECK(samples[static_cast<std::size_t>(k)].group == "photo");
+        }
+    }
 }
 
-TEST_CASE("jitter: bad settings and annotated boxes are refused with a one-line error") {
+TEST_CASE("jitter: bad settings are refused with a one-line error") {
     ScratchDir dir("jitter-bad");
     const std::vector<PositiveSource> sources = write_bar_crop(dir);
     const auto refusal = [&](const std::vector<PositiveSource>& from, const Jitter& jitter) {
@@ -115,7 +130,4 @@ TEST_CASE("jitter: bad settings and annotated boxes are refused with a one-line 
     CHECK(refusal(sources, Jitter{-1, 4.0, 1.1, 1}) == "--jitter: must be 0 or more copies");
     CHECK(refusal(sources, Jitter{2, -1.0, 1.1, 1}) == "--jitter-shift: must be 0 or more pixels");
     CHECK(refusal(sources, Jitter{2, 4.0, 0.9, 1}) == "--jitter-scale: must be at least 1");
-    const std::vector<PositiveSource> boxed{{sources[0].path, Rect{30, 30, 36, 100}, "photo"}};
-    CHECK(refusal(boxed, Jitter{2, 4.0, 1.1, 1}) == sources[0].path + ": jitter takes crops, not annotated boxes");
-    CHECK(load_positives(boxed, CropParams{{64, 128}, std::nullopt, 0.0, false, Jitter{}}, 1).size() == 1);
 }
