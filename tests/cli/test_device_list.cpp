@@ -8,7 +8,7 @@
 using namespace cascade;
 using cascade::cli::DeviceList;
 
-TEST_CASE("--devices all and index lists parse; a repeated index stays repeated") {
+TEST_CASE("--devices all and index lists parse, a repeated index stays repeated") {
     CHECK(cli::parse_device_list("--devices", "all").all);
     const DeviceList list = cli::parse_device_list("--devices", "1,0,1");
     CHECK_FALSE(list.all);

@@ -168,7 +168,7 @@ TEST_CASE("bad Haar cascades give one line naming the file and the element") {
 
 // common/haar_eval.hpp exact_stage_sums: when it holds, the GPU's warps and blocks add a stage's leaves side by
 // side and must still get the CPU's sum in order.
-TEST_CASE("exact stage sums: OpenCV's cascades add to the same double in any order; a tiny leaf breaks that") {
+TEST_CASE("exact stage sums: OpenCV's cascades add to the same double in any order, a tiny leaf breaks that") {
     const auto face = cascade::test::system_file("/usr/share/opencv4/haarcascades/haarcascade_frontalface_default.xml");
     if (!face) return;
     HaarCascade c = std::get<HaarCascade>(cascade::load_model(*face).cascade);

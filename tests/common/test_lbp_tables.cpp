@@ -129,7 +129,7 @@ TEST_CASE("stump tables: a WaldBoost model's real-valued tables are kept as tabl
     }
 }
 
-TEST_CASE("TileWindow gives LbpWindow's responses, decisions and sums on real images; TileWindowPair and "
+TEST_CASE("TileWindow gives LbpWindow's responses, decisions and sums on real images, TileWindowPair and "
           "run_stages_pair give TileWindow's and run_stages' for both windows") {
     const auto images = test::real_images();
     const auto files = test::opencv_lbp_cascades();

@@ -43,7 +43,7 @@ std::optional<std::string> umist() {
 
 }  // namespace
 
-TEST_CASE("--pos-margin: one number for every side or top,right,bottom,left; anything else names the option") {
+TEST_CASE("--pos-margin: one number for every side or top,right,bottom,left, anything else names the option") {
     CHECK(parse_margin("--pos-margin", "16") == Margin{16, 16, 16, 16});
     CHECK(parse_margin("--pos-margin", "1,2,3,4") == Margin{1, 2, 3, 4});
     CHECK(parse_margin("--pos-margin", "0,0,0,0") == Margin{0, 0, 0, 0});
@@ -102,7 +102,7 @@ TEST_CASE("UMIST's nested folders: every face, grouped by person with --group-by
     CHECK(split_people > 0);
 }
 
-TEST_CASE("--pos-margin T,R,B,L cuts each side of a real crop before resizing; without it, larger crops' centre") {
+TEST_CASE("--pos-margin T,R,B,L cuts each side of a real crop before resizing, without it, larger crops' centre") {
     const auto root = umist();
     if (!root) return;
     const std::string face = *root + "/1a/face/1a000.pgm";

@@ -71,7 +71,7 @@ TEST_CASE("jitter draws: within the asked shift and scale, spread over them, the
     CHECK((none.dx == 0 && none.dy == 0 && none.scale == 1));
 }
 
-TEST_CASE("jittered crops and boxes: the window shows the person moved by -d/s and scaled by 1/s; mirror twins follow") {
+TEST_CASE("jittered crops and boxes: the window shows the person moved by -d/s and scaled by 1/s, mirror twins follow") {
     ScratchDir dir("jitter");
     const std::vector<PositiveSource> sources = write_bar_crop(dir);
     SUBCASE("window-sized centre of the crop") {

@@ -77,7 +77,7 @@ std::pair<MatchPlanes, GrayView> staged(gpu::CovarianceMatcherGpu& matcher, cons
 
 }  // namespace
 
-TEST_CASE("GPU covariance integral images equal the CPU's; window distances equal the CPU map's") {
+TEST_CASE("GPU covariance integral images equal the CPU's, window distances equal the CPU map's") {
     if (!test::have_cuda_device()) return;
     const auto dir = test::gpu_data_dir();
     if (!dir) return;

@@ -134,7 +134,7 @@ TEST_CASE("Foerstner distance and JBLD divergence equal OpenCV's eigen() and det
     }
 }
 
-TEST_CASE("flat windows are regularised: finite distances; a window cut from a photo is found at distance 0") {
+TEST_CASE("flat windows are regularised: finite distances, a window cut from a photo is found at distance 0") {
     const auto logo = load("opencv-logo.png", {0, 0, 200, 200}, {3, false});  // black (transparent) corner
     if (!logo) return;
     std::vector<double> flat(25), other(25);

@@ -150,7 +150,7 @@ TEST_CASE("exact matches are the positions of zero squared difference: the paste
     }
 }
 
-TEST_CASE("peaks: the best position is cv::minMaxLoc's; --top finds every pasted copy, best first") {
+TEST_CASE("peaks: the best position is cv::minMaxLoc's, --top finds every pasted copy, best first") {
     const auto p = pasted(cv::IMREAD_COLOR);
     if (!p) return;
     std::vector<cv::Mat> ip, tp;

@@ -148,7 +148,7 @@ TEST_CASE("feature pool: a minimum cell size leaves the smaller cells out") {
     CHECK(input_error([&] { validate(c); }).find("--min-cell: ") == 0);
 }
 
-TEST_CASE("code bins: 256 are the codes themselves; 59 give each uniform code a bin, the rest one") {
+TEST_CASE("code bins: 256 are the codes themselves, 59 give each uniform code a bin, the rest one") {
     const CodeBins all = code_bins(256);
     for (int c = 0; c < kLbpCodes; ++c) CHECK(all.bin[static_cast<std::size_t>(c)] == c);
     const CodeBins uniform = code_bins(59);

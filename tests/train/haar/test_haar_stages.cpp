@@ -142,7 +142,7 @@ TEST_CASE("the Haar stage trainer gives the same cascade on 1 and 2 threads, and
     CHECK_THROWS_AS(haar::train_haar_stages(config, haar::HaarMode::all, subset, quiet), InputError);
 }
 
-TEST_CASE("cascade-train haar writes OpenCV's XML and the project's, the same model; bad options in one line") {
+TEST_CASE("cascade-train haar writes OpenCV's XML and the project's, the same model, bad options in one line") {
     const auto data = cascade::test::shared_data_dir();
     if (!data) {
         MESSAGE("SKIP: ../shared/data is absent");

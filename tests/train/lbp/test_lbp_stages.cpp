@@ -140,7 +140,7 @@ TEST_CASE("the stage trainer's bad input and unreachable targets: an error, or a
     CHECK_THROWS_AS(train_lbp_stages(config, subset, quiet), InputError);
 }
 
-TEST_CASE("cascade-train lbp-opencv writes OpenCV's XML and the project's, the same model; --resume writes it again") {
+TEST_CASE("cascade-train lbp-opencv writes OpenCV's XML and the project's, the same model, --resume writes it again") {
     const auto data = cascade::test::shared_data_dir();
     if (!data) {
         MESSAGE("SKIP: ../shared/data is absent");
