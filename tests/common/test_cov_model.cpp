@@ -93,11 +93,12 @@ std::vector<Detection> brute_force(const CovCascade& c, const GrayView& image, c
         const GrayImage pixels = level_pixels(image, level);
         CovPlanes planes;
         compute_cov_planes(pixels.view(), planes);
+        const CovGridView sampler = planes.sampler();  // CovWindow keeps a reference: not to a temporary
         for (int y = 0; y + c.window.height <= level.size.height; y += params.rule.stride)
             for (int x = 0; x + c.window.width <= level.size.width; x += params.rule.stride) {
                 int rejected_at = 0;
                 double score = 0;
-                const CovWindow<CovGridView> window(view, planes.sampler(), x, y);
+                const CovWindow<CovGridView> window(view, sampler, x, y);
                 if (accept_window(view, window, rejected_at, score))
                     found.push_back({to_image(level, x, y), static_cast<float>(score)});
             }
