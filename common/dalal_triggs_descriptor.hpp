@@ -8,7 +8,9 @@
 // train/hog/final_svm.hpp.
 //
 // Sampler contract: `s.gradient(x, y)` returns the level's GradientPair at pixel (x, y) (common/hog_features.hpp:
-// the clamped centred differences every HoG feature starts from; HogSampler is the host sampler).
+// the clamped centred differences every HoG feature starts from; HogSampler is the host sampler), and
+// `s.gamma_gradient(x, y)` that of the gamma-corrected levels (hog_gamma: round(8 sqrt(255 I)), OpenCV's
+// square-root gammaCorrection in integers), which the gamma variant (kHogDescriptorDalalTriggsGamma) reads.
 //
 // Exactness (as common/hog_eval.hpp): the orientation bin is hog_orientation_bin's (integer cross products); the
 // position inside the bin is d0 / (d0 + d1) with d0, d1 the integer cross products with the bin's two
@@ -31,6 +33,10 @@ namespace cascade {
 constexpr int kDalalTriggsBlock = 16;  // side of the block; cells are half of it
 constexpr float kDalalTriggsClip = 0.2f;
 constexpr float kDalalTriggsEpsilon = 3.6f;  // 0.1 per dimension of the block
+// The same for the gamma variant, whose levels round(8 sqrt(255 I)) (hog_gamma) are 8 sqrt(255) times OpenCV's
+// sqrt(I): its epsilon weighs against the block's norm as OpenCV's does, 3.6 * 8 sqrt(255) (faint blocks stay
+// faint).
+constexpr float kDalalTriggsGammaEpsilon = 459.899119f;
 
 // Boundary k (0..9) of the orientation bins, the direction 20k degrees as round(2^15 * (cos, sin)).
 CASCADE_HD void dt_boundary(int k, int& c, int& s) {
@@ -106,14 +112,15 @@ CASCADE_HD DtVote dt_pixel_vote(int gx, int gy) {
 }
 
 // The 36 unnormalised cell histograms of the 16x16 block at `block`'s corner in the window at (wx, wy),
-// element 9 * cell + bin, cells in reading order.
+// element 9 * cell + bin, cells in reading order; from the gamma-corrected gradients if `gamma`.
 template <class Sampler>
-CASCADE_HD void dt_block_histogram(const Sampler& s, int wx, int wy, Rect block, float h[kHogBlockDims]) {
+CASCADE_HD void dt_block_histogram(const Sampler& s, int wx, int wy, Rect block, bool gamma, float h[kHogBlockDims]) {
     for (int i = 0; i < kHogBlockDims; ++i) h[i] = 0.f;
     for (int py = 0; py < kDalalTriggsBlock; ++py) {
         const float gy = dt_gaussian(py);
         for (int px = 0; px < kDalalTriggsBlock; ++px) {
-            const GradientPair g = s.gradient(wx + block.x + px, wy + block.y + py);
+            const int x = wx + block.x + px, y = wy + block.y + py;
+            const GradientPair g = gamma ? s.gamma_gradient(x, y) : s.gradient(x, y);
             const DtVote vote = dt_pixel_vote(g.gx, g.gy);
             if (vote.magnitude == 0.f) continue;
             const float m = exact::mul(vote.magnitude, exact::mul(gy, dt_gaussian(px)));
@@ -129,11 +136,11 @@ CASCADE_HD void dt_block_histogram(const Sampler& s, int wx, int wy, Rect block,
     }
 }
 
-// v = h / (|h| + 0.1 * 36), clipped at 0.2, then v / (|v| + 1e-3) (OpenCV's normalizeBlockHistogram).
-CASCADE_HD void dt_l2hys(float v[kHogBlockDims]) {
+// v = h / (|h| + epsilon), clipped at 0.2, then v / (|v| + 1e-3) (OpenCV's normalizeBlockHistogram).
+CASCADE_HD void dt_l2hys(float v[kHogBlockDims], float epsilon) {
     float sum = 0.f;
     for (int i = 0; i < kHogBlockDims; ++i) sum = exact::add(sum, exact::mul(v[i], v[i]));
-    const float scale = exact::div(1.f, exact::add(exact::sqrt(sum), kDalalTriggsEpsilon));
+    const float scale = exact::div(1.f, exact::add(exact::sqrt(sum), epsilon));
     float clipped_sum = 0.f;
     for (int i = 0; i < kHogBlockDims; ++i) {
         const float x = exact::mul(v[i], scale);
@@ -144,11 +151,12 @@ CASCADE_HD void dt_l2hys(float v[kHogBlockDims]) {
     for (int i = 0; i < kHogBlockDims; ++i) v[i] = exact::mul(v[i], rescale);
 }
 
-// The normalised descriptor of the 16x16 block at `block`'s corner in the window at (wx, wy).
+// The normalised descriptor of the 16x16 block at `block`'s corner in the window at (wx, wy), from the
+// gamma-corrected gradients if `gamma`.
 template <class Sampler>
-CASCADE_HD void dalal_triggs_block(const Sampler& s, int wx, int wy, Rect block, float v[kHogBlockDims]) {
-    dt_block_histogram(s, wx, wy, block, v);
-    dt_l2hys(v);
+CASCADE_HD void dalal_triggs_block(const Sampler& s, int wx, int wy, Rect block, bool gamma, float v[kHogBlockDims]) {
+    dt_block_histogram(s, wx, wy, block, gamma, v);
+    dt_l2hys(v, gamma ? kDalalTriggsGammaEpsilon : kDalalTriggsEpsilon);
 }
 
 }  // namespace cascade

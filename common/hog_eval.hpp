@@ -116,8 +116,8 @@ struct HogWindow {
         const HogWeak& weak = cascade.weaks[i];
         float v[kHogBlockDims];
         if constexpr (HasGradients<Sampler>::value) {
-            if (weak.descriptor == kHogDescriptorDalalTriggs) {
-                dalal_triggs_block(sampler, x, y, weak.block, v);
+            if (is_dalal_triggs(weak.descriptor)) {
+                dalal_triggs_block(sampler, x, y, weak.block, weak.descriptor == kHogDescriptorDalalTriggsGamma, v);
                 return hog_response(weak, hog_projection(weak, v));
             }
         }

@@ -61,16 +61,28 @@ void compute_hog_integral(const GrayView& image, HogIntegral& out) {
     compute_hog_integral(gradients, out);
 }
 
-void compute_gradient_plane(const GrayView& image, GradientPlane& out) {
+void compute_gradient_plane(const GrayView& image, GradientPlane& out, bool gamma) {
+    // hog_gamma tabulated (equal to it by construction): a square root per pixel read would cost more than the
+    // rest of the planes.
+    static const std::vector<int> gamma_table = [] {
+        std::vector<int> t(256);
+        for (int v = 0; v < 256; ++v) t[static_cast<std::size_t>(v)] = hog_gamma(v);
+        return t;
+    }();
     const int w = image.width, h = image.height;
     out.size = image.size();
     out.pairs.resize(static_cast<std::size_t>(w) * h);
+    const auto identity = [](int v) { return v; };
+    const auto corrected = [](int v) { return gamma_table[static_cast<std::size_t>(v)]; };
     for (int y = 0; y < h; ++y)
-        for (int x = 0; x < w; ++x) out.pairs[static_cast<std::size_t>(y) * w + x] = hog_gradient(image, x, y);
+        for (int x = 0; x < w; ++x)
+            out.pairs[static_cast<std::size_t>(y) * w + x] =
+                gamma ? hog_gradient_of(image, x, y, corrected) : hog_gradient_of(image, x, y, identity);
 }
 
 void compute_hog_planes(const GrayView& image, HogPlanes& out) {
     compute_gradient_plane(image, out.gradients);
+    compute_gradient_plane(image, out.gamma_gradients, true);
     compute_hog_integral(out.gradients, out.integral);
 }
 

@@ -5,7 +5,8 @@
 // the integral histograms is integer arithmetic, written once here for host and device:
 //   - gradient: centred [-1, 0, 1] on the 8-bit grayscale image, gx = I(x+1, y) - I(x-1, y) and
 //     gy = I(x, y+1) - I(x, y-1), coordinates clamped to the image (a border pixel takes a one-sided
-//     difference, as clamp addressing of a texture gives on the GPU). No smoothing, no gamma.
+//     difference, as clamp addressing of a texture gives on the GPU). No smoothing, no gamma (but Dalal-Triggs
+//     blocks may read the gradients of hog_gamma's levels).
 //   - orientation: unsigned, 9 bins of 20 degrees over [0, 180) of atan2(gy, gx) (y pointing down the
 //     image). (gx, gy) is folded into the half plane gy > 0 or (gy == 0 and gx >= 0) by negation; the bin is
 //     the number of the 8 boundary directions 20, 40, ..., 160 degrees the vector has reached, each tested by
@@ -71,12 +72,28 @@ struct GradientPair {
     std::int16_t gx = 0, gy = 0;
 };
 
-// The gradient of pixel (x, y) of `image`: clamped centred differences.
-CASCADE_HD GradientPair hog_gradient(const GrayView& image, int x, int y) {
+// Scale of the gamma-corrected levels: round(8 sqrt(255 v)) for a grey level v, 0..2040: OpenCV's square-root
+// gamma (HOGDescriptor's gammaCorrection, sqrt(v)) times 8 sqrt(255), rounded, so that gradients stay exact
+// integers (within +-2040: squared magnitudes below 2^24, exact in float) finer than a grey level everywhere
+// (the square root's slope falls below 1/8 of its scale above v = 64: round(sqrt(255 v)) would merge levels).
+constexpr int kHogGammaScale = 8;
+
+CASCADE_HD int hog_gamma(int v) {
+    return static_cast<int>(hog_isqrt_round(static_cast<std::uint32_t>(255 * kHogGammaScale * kHogGammaScale * v)));
+}
+
+// The clamped centred differences at pixel (x, y) of the levels `level(image.at(x, y))`.
+template <class Level>
+CASCADE_HD GradientPair hog_gradient_of(const GrayView& image, int x, int y, const Level& level) {
     const int xl = x > 0 ? x - 1 : 0, xr = x + 1 < image.width ? x + 1 : x;
     const int yu = y > 0 ? y - 1 : 0, yd = y + 1 < image.height ? y + 1 : y;
-    return {static_cast<std::int16_t>(static_cast<int>(image.at(xr, y)) - static_cast<int>(image.at(xl, y))),
-            static_cast<std::int16_t>(static_cast<int>(image.at(x, yd)) - static_cast<int>(image.at(x, yu)))};
+    return {static_cast<std::int16_t>(level(image.at(xr, y)) - level(image.at(xl, y))),
+            static_cast<std::int16_t>(level(image.at(x, yd)) - level(image.at(x, yu)))};
+}
+
+// The gradient of pixel (x, y) of `image`: clamped centred differences, of the levels hog_gamma(I) if `gamma`.
+CASCADE_HD GradientPair hog_gradient(const GrayView& image, int x, int y, bool gamma = false) {
+    return hog_gradient_of(image, x, y, [gamma](int v) { return gamma ? hog_gamma(v) : v; });
 }
 
 // The vote of pixel (x, y) of `image`.
@@ -114,7 +131,8 @@ struct GradientView {
     CASCADE_HD GradientPair gradient(int x, int y) const { return data[y * stride + x]; }
 };
 
-// Every pixel's gradient: what Dalal and Triggs' blocks (common/dalal_triggs_descriptor.hpp) read.
+// Every pixel's gradient (of the gamma-corrected levels, or not): what Dalal and Triggs' blocks
+// (common/dalal_triggs_descriptor.hpp) read.
 struct GradientPlane {
     Size size;
     std::vector<GradientPair> pairs;
@@ -122,27 +140,29 @@ struct GradientPlane {
     GradientView view() const { return {pairs.data(), size.width}; }
 };
 
-void compute_gradient_plane(const GrayView& image, GradientPlane& out);
+void compute_gradient_plane(const GrayView& image, GradientPlane& out, bool gamma = false);
 
 // What the host reads for a HoG window: the integral histograms (at) and the gradient plane (gradient) of one
 // image or pyramid level, the sampler of common/hog_eval.hpp and common/dalal_triggs_descriptor.hpp.
 struct HogSampler {
     HogIntegralView integral;
     GradientView gradients;
+    GradientView gamma_gradients;  // of the gamma-corrected levels (hog_gamma)
 
     CASCADE_HD std::uint32_t at(int x, int y, int bin) const { return integral.at(x, y, bin); }
     CASCADE_HD GradientPair gradient(int x, int y) const { return gradients.gradient(x, y); }
+    CASCADE_HD GradientPair gamma_gradient(int x, int y) const { return gamma_gradients.gradient(x, y); }
 };
 
 // A level's HoG planes on the host.
 struct HogPlanes {
     HogIntegral integral;
-    GradientPlane gradients;
+    GradientPlane gradients, gamma_gradients;
 
-    HogSampler sampler() const { return {integral.view(), gradients.view()}; }
+    HogSampler sampler() const { return {integral.view(), gradients.view(), gamma_gradients.view()}; }
 };
 
-// Both planes of `image`.
+// The three planes of `image`.
 void compute_hog_planes(const GrayView& image, HogPlanes& out);
 
 }  // namespace cascade

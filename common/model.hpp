@@ -28,7 +28,8 @@ namespace cascade {
 // Version of the project's XML format (docs/model-format.md). Bumped on any incompatible change.
 // 2: stages may carry an acceptance threshold; 3: HoG weak learners may have real-valued responses;
 // 4: kind haar (Haar trees). 5: HoG descriptor="dalal-triggs". 6: kind cov (region covariance).
-constexpr int kModelFormatVersion = 6;
+// 7: HoG descriptor="dalal-triggs-gamma".
+constexpr int kModelFormatVersion = 7;
 
 enum class SumPolicy : std::uint8_t { per_stage, running };
 
@@ -79,9 +80,15 @@ constexpr int kHogMaxBins = 8;  // most response bins of one weak learner
 // Entries past num_cuts (and past num_cuts + 1 responses) are 0. `descriptor` says how the block is read:
 // kHogDescriptorIntegral, from the integral histograms (common/hog_eval.hpp, any block of even sides), or
 // kHogDescriptorDalalTriggs, Dalal and Triggs' Gaussian-weighted, trilinear, L2-Hys block from the gradients
-// (common/dalal_triggs_descriptor.hpp, 16x16 blocks only).
+// (common/dalal_triggs_descriptor.hpp, 16x16 blocks only), or kHogDescriptorDalalTriggsGamma, the same from the
+// gradients of the square-root gamma-corrected image (as OpenCV's HOGDescriptor people detector).
 constexpr std::int32_t kHogDescriptorIntegral = 0;
 constexpr std::int32_t kHogDescriptorDalalTriggs = 1;
+constexpr std::int32_t kHogDescriptorDalalTriggsGamma = 2;
+
+constexpr bool is_dalal_triggs(std::int32_t descriptor) {
+    return descriptor == kHogDescriptorDalalTriggs || descriptor == kHogDescriptorDalalTriggsGamma;
+}
 
 struct HogWeak {
     Rect block;

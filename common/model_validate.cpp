@@ -223,9 +223,9 @@ void validate(const HogCascade& cascade, const std::string& source) {
             "block (" + str(b.x) + "," + str(b.y) + "," + str(b.width) + "," + str(b.height) + ")";
         if (b.width < 2 || b.height < 2 || b.width % 2 != 0 || b.height % 2 != 0)
             throw InputError(source, where + block + " needs an even, positive width and height (2x2 cells)");
-        if (w.descriptor != kHogDescriptorIntegral && w.descriptor != kHogDescriptorDalalTriggs)
-            throw InputError(source, where + "descriptor " + str(w.descriptor) + " is unknown (0 or 1)");
-        if (w.descriptor == kHogDescriptorDalalTriggs &&
+        if (w.descriptor != kHogDescriptorIntegral && !is_dalal_triggs(w.descriptor))
+            throw InputError(source, where + "descriptor " + str(w.descriptor) + " is unknown (0, 1 or 2)");
+        if (is_dalal_triggs(w.descriptor) &&
             (b.width != kDalalTriggsBlock || b.height != kDalalTriggsBlock))
             throw InputError(source, where + block + " is a Dalal-Triggs block, which is 16x16");
         if (b.x < 0 || b.y < 0 || static_cast<long long>(b.x) + b.width > win.width ||

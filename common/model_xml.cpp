@@ -94,14 +94,17 @@ void read_hog_response(const XMLElement& w, long long version, HogWeak& weak, co
     weak.slope = w.Attribute("slope") ? float_attribute(w, "slope", source) : 0.f;
 }
 
-// descriptor="dalal-triggs" (version 5) or none: the integral-histogram block.
+// descriptor="dalal-triggs" (version 5), "dalal-triggs-gamma" (version 7) or none: the integral-histogram block.
 std::int32_t read_hog_descriptor(const XMLElement& w, long long version, const std::string& source) {
     const char* text = w.Attribute("descriptor");
     if (!text) return kHogDescriptorIntegral;
     if (version < 5) throw InputError(source, at(w) + ": descriptor needs format_version 5 or later");
-    if (std::strcmp(text, "dalal-triggs") != 0)
-        throw InputError(source, at(w) + ": descriptor " + quoted(text) + " is not supported (dalal-triggs)");
-    return kHogDescriptorDalalTriggs;
+    if (std::strcmp(text, "dalal-triggs") == 0) return kHogDescriptorDalalTriggs;
+    if (std::strcmp(text, "dalal-triggs-gamma") != 0)
+        throw InputError(source, at(w) + ": descriptor " + quoted(text) +
+                                     " is not supported (dalal-triggs, dalal-triggs-gamma)");
+    if (version < 7) throw InputError(source, at(w) + ": descriptor dalal-triggs-gamma needs format_version 7 or later");
+    return kHogDescriptorDalalTriggsGamma;
 }
 
 void read_hog_weaks(const XMLElement& list, long long version, HogCascade& c, const std::string& source) {
@@ -349,6 +352,7 @@ std::string to_xml(const HogCascade& c) {
         append_attr(out, "bias", w.bias);
         append_hog_response(out, w);
         if (w.descriptor == kHogDescriptorDalalTriggs) out += " descriptor=\"dalal-triggs\"";
+        if (w.descriptor == kHogDescriptorDalalTriggsGamma) out += " descriptor=\"dalal-triggs-gamma\"";
         out += ">";
         for (int k = 0; k < kHogBlockDims; ++k) {
             if (k > 0) out += ' ';

@@ -24,12 +24,15 @@ struct HistogramSampler {
     }
 };
 
-// The same and the level's image, whose gradients Dalal-Triggs blocks read (common/hog_features.hpp's
-// hog_gradient: the CPU's gradient plane), for models that have such blocks: a model without them runs kernels
-// without that code, which would take registers from every learner.
+// The same and the level's image, whose gradients (plain or gamma-corrected) Dalal-Triggs blocks read
+// (common/hog_features.hpp's hog_gradient: the CPU's gradient planes), for models that have such blocks: a
+// model without them runs kernels without that code, which would take registers from every learner.
 struct GradientSampler : HistogramSampler {
     GrayView image;
     __device__ __forceinline__ GradientPair gradient(int x, int y) const { return hog_gradient(image, x, y); }
+    __device__ __forceinline__ GradientPair gamma_gradient(int x, int y) const {
+        return hog_gradient(image, x, y, true);
+    }
 };
 
 // The HoG window source (gpu/cascade_kernels.cuh). A weak learner reads 81 corners of 9 bins, takes a square

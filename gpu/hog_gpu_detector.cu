@@ -23,7 +23,7 @@ public:
           cascade_(cascade),
           options_(options),
           dalal_triggs_(std::any_of(cascade.weaks.begin(), cascade.weaks.end(),
-                                    [](const HogWeak& w) { return w.descriptor == kHogDescriptorDalalTriggs; })) {
+                                    [](const HogWeak& w) { return is_dalal_triggs(w.descriptor); })) {
         claim_constants();
     }
 

@@ -49,9 +49,10 @@ HogCascade random_cascade(unsigned seed, int stages, int per_stage) {
     return c;
 }
 
-// random_cascade with a last stage of `blocks` Dalal-Triggs learners on 16x16 blocks of the stride-8 grid, each a
-// linear term of its projection (as the final SVM's blocks), threshold 0.
-HogCascade with_dalal_triggs_stage(HogCascade c, unsigned seed, int blocks) {
+// random_cascade with a last stage of `blocks` Dalal-Triggs learners (of `descriptor`) on 16x16 blocks of the
+// stride-8 grid, each a linear term of its projection (as the final SVM's blocks), threshold 0.
+HogCascade with_dalal_triggs_stage(HogCascade c, unsigned seed, int blocks,
+                                   std::int32_t descriptor = kHogDescriptorDalalTriggs) {
     std::mt19937 random(seed);
     std::normal_distribution<float> normal(0.f, 1.f);
     c.stages.push_back({static_cast<int>(c.weaks.size()), blocks, 0.f});
@@ -61,7 +62,7 @@ HogCascade with_dalal_triggs_stage(HogCascade c, unsigned seed, int blocks) {
         for (float& x : w.weights) x = normal(random);
         w.num_cuts = 0;
         w.slope = 1.f;
-        w.descriptor = kHogDescriptorDalalTriggs;
+        w.descriptor = descriptor;
         c.weaks.push_back(w);
     }
     validate(c, "random cascade with a Dalal-Triggs stage");
@@ -89,8 +90,9 @@ Scan brute_force(const HogCascade& c, const GrayView& image, const ScanParams& p
                     double sum = 0.0;
                     for (int i = stage.first; i < stage.first + stage.count; ++i) {
                         float v[kHogBlockDims];
-                        if (c.weaks[i].descriptor == kHogDescriptorDalalTriggs)
-                            dalal_triggs_block(planes.gradients.view(), x, y, c.weaks[i].block, v);
+                        if (is_dalal_triggs(c.weaks[i].descriptor))
+                            dalal_triggs_block(planes.sampler(), x, y, c.weaks[i].block,
+                                               c.weaks[i].descriptor == kHogDescriptorDalalTriggsGamma, v);
                         else
                             hog_block_descriptor(planes.integral.view(), x, y, c.weaks[i].block, v);
                         const HogWeak& w = c.weaks[i];
@@ -159,10 +161,11 @@ TEST_CASE("the HoG detector accepts the windows a brute-force scan accepts, and 
     check_against_brute_force(random_cascade(7, 4, 3), images);
 }
 
-TEST_CASE("the HoG detector runs a last stage of Dalal-Triggs blocks as the brute-force scan does") {
+TEST_CASE("the HoG detector runs a last stage of Dalal-Triggs blocks, plain or gamma, as the brute-force scan does") {
     const auto images = test::real_images();
     if (images.empty()) return;
     check_against_brute_force(with_dalal_triggs_stage(random_cascade(7, 4, 3), 8, 6), images);
+    check_against_brute_force(with_dalal_triggs_stage(random_cascade(7, 4, 3), 8, 6, kHogDescriptorDalalTriggsGamma), images);
 }
 
 TEST_CASE("mean shift merges each cluster of windows into one mode and ignores input order") {

@@ -197,9 +197,9 @@ HogCascade random_hog_cascade(std::mt19937& rng) {
         cascade::HogWeak w;
         w.block.width = sides[side(rng)];
         w.block.height = sides[side(rng)];
-        if (i % 4 == 0) {  // a Dalal-Triggs block (16x16 only)
+        if (i % 4 == 0) {  // a Dalal-Triggs block (16x16 only), every other one of the gamma variant
             w.block.width = w.block.height = 16;
-            w.descriptor = cascade::kHogDescriptorDalalTriggs;
+            w.descriptor = i % 8 == 0 ? cascade::kHogDescriptorDalalTriggs : cascade::kHogDescriptorDalalTriggsGamma;
         }
         w.block.x = std::uniform_int_distribution<int>(0, c.window.width - w.block.width)(rng);
         w.block.y = std::uniform_int_distribution<int>(0, c.window.height - w.block.height)(rng);
@@ -489,7 +489,8 @@ TEST_CASE("the project's format: HoG learners with a vote (any version) or cuts,
     fails("3", R"(cuts="0 x" responses="1 2 3")", "attribute cuts value 1 'x' is not a number");
     fails("3", R"(cuts="1 0" responses="1 2 3")", "cuts are not in ascending order at cut 1");
     fails("4", R"(vote="1" descriptor="dalal-triggs")", "descriptor needs format_version 5 or later");
-    fails("5", R"(vote="1" descriptor="sobel")", "descriptor 'sobel' is not supported (dalal-triggs)");
+    fails("5", R"(vote="1" descriptor="sobel")", "descriptor 'sobel' is not supported (dalal-triggs, dalal-triggs-gamma)");
+    fails("6", R"(vote="1" descriptor="dalal-triggs-gamma")", "descriptor dalal-triggs-gamma needs format_version 7 or later");
     fails("5", R"(vote="1" descriptor="dalal-triggs")", "block (8,16,16,32) is a Dalal-Triggs block, which is 16x16");
 }
 
@@ -697,7 +698,7 @@ TEST_CASE("validate names the first structural problem") {
     hog_fails([](HogCascade& c) { c.weaks[0].responses[1] = -INFINITY; }, "response 1 is -inf");
     hog_fails([](HogCascade& c) { c.weaks[0].num_cuts = cascade::kHogMaxBins; }, "8 cuts (0 to 7 allowed)");
     hog_fails([](HogCascade& c) { c.weaks[0].num_cuts = -1; }, "-1 cuts (0 to 7 allowed)");
-    hog_fails([](HogCascade& c) { c.weaks[0].descriptor = 7; }, "descriptor 7 is unknown (0 or 1)");
+    hog_fails([](HogCascade& c) { c.weaks[0].descriptor = 7; }, "descriptor 7 is unknown (0, 1 or 2)");
     hog_fails(
         [](HogCascade& c) {
             c.weaks[0].num_cuts = 3;

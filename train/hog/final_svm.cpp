@@ -42,8 +42,9 @@ void FinalSvmProblem::add(const WindowSet& windows, const std::vector<double>& s
             const HogSampler view = windows.view(i);
             float* row = &x_[(first + static_cast<std::size_t>(i)) * dims];
             for (std::size_t b = 0; b < grid_.size(); ++b) {
-                if (options_.descriptor == kHogDescriptorDalalTriggs)
-                    dalal_triggs_block(view, 0, 0, grid_[b], row + b * kHogBlockDims);
+                if (is_dalal_triggs(options_.descriptor))
+                    dalal_triggs_block(view, 0, 0, grid_[b], options_.descriptor == kHogDescriptorDalalTriggsGamma,
+                                       row + b * kHogBlockDims);
                 else
                     hog_block_descriptor(view, 0, 0, grid_[b], row + b * kHogBlockDims);
             }

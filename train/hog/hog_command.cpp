@@ -122,11 +122,12 @@ void check(const Settings& s) {
     require(s.cascade.final_svm.min_hit_rate > 0.0 && s.cascade.final_svm.min_hit_rate <= 1.0, "final-min-hit-rate",
             "must be in (0, 1]");
     require(s.cascade.final_svm.rounds >= 1, "final-rounds", "must be at least 1");
-    require(s.final_descriptor == "integral" || s.final_descriptor == "dalal-triggs", "final-descriptor",
-            "must be integral or dalal-triggs");
+    require(s.final_descriptor == "integral" || s.final_descriptor == "dalal-triggs" ||
+                s.final_descriptor == "dalal-triggs-gamma",
+            "final-descriptor", "must be integral, dalal-triggs or dalal-triggs-gamma");
     for (const BlockGridSpec& g : s.cascade.final_svm.grids)
-        require(s.final_descriptor != "dalal-triggs" || g.block == kDalalTriggsBlock, "final-grids",
-                "must have 16x16 blocks only with --final-descriptor dalal-triggs");
+        require(s.final_descriptor == "integral" || g.block == kDalalTriggsBlock, "final-grids",
+                "must have 16x16 blocks only with a Dalal-Triggs --final-descriptor");
     cli::check_scale_factor("--final-mine-scale", s.final_mine_scale);
     require(s.final_mine_stride >= 1, "final-mine-stride", "must be at least 1");
     cli::check_scale_factor("--eval-scale", s.eval_scale);
@@ -233,8 +234,9 @@ void train_and_report(const Settings& s, const data::ProgressListener& listener)
     options.policy = s.sum == "running" ? SumPolicy::running : SumPolicy::per_stage;
     options.stage.threads = options.mining.threads = options.final_svm.threads = s.crops.threads;
     options.mining.seed = options.stage.seed;
-    options.final_svm.descriptor =
-        s.final_descriptor == "dalal-triggs" ? kHogDescriptorDalalTriggs : kHogDescriptorIntegral;
+    options.final_svm.descriptor = s.final_descriptor == "dalal-triggs"         ? kHogDescriptorDalalTriggs
+                                   : s.final_descriptor == "dalal-triggs-gamma" ? kHogDescriptorDalalTriggsGamma
+                                                                                : kHogDescriptorIntegral;
     options.final_mining = options.mining;
     options.final_mining.scale_factor = s.final_mine_scale;
     options.final_mining.stride = s.final_mine_stride;
@@ -286,7 +288,7 @@ bool run(int argc, const char* const* argv, const data::ProgressListener& listen
         ("final-grids", po::value<std::string>()->default_value("16/8")->notifier([&c](const std::string& t) {
              c.final_svm.grids = parse_grids("--final-grids", t);
          }), "the last stage's blocks: grids BLOCK/STRIDE, comma-separated (16/8: Dalal and Triggs' 105 blocks)")
-        ("final-descriptor", po::value(&s.final_descriptor)->default_value("integral"), "the last stage's block descriptor: integral (our integral-histogram blocks) or dalal-triggs (Dalal and Triggs': Gaussian-weighted, trilinear votes, L2-Hys; 16x16 grids only)")
+        ("final-descriptor", po::value(&s.final_descriptor)->default_value("integral"), "the last stage's block descriptor: integral (our integral-histogram blocks), dalal-triggs (Dalal and Triggs': Gaussian-weighted, trilinear votes, L2-Hys; 16x16 grids only) or dalal-triggs-gamma (the same on the square-root gamma-corrected image, as OpenCV's people detector)")
         ("final-rounds", po::value(&c.final_svm.rounds)->default_value(1), "bootstrapping rounds of the last stage: each after the first adds --final-negatives more, mined with its SVM at its margin, and trains it again")
         ("final-mine-scale", po::value(&s.final_mine_scale)->default_value(1.1), "pyramid scale factor for the last stage's mining")
         ("final-mine-stride", po::value(&s.final_mine_stride)->default_value(8), "window stride for the last stage's mining")

@@ -14,34 +14,41 @@ const std::uint32_t* WindowSet::source_row(const HogIntegralView& source, int x,
     return source.data + static_cast<std::ptrdiff_t>(y + r) * source.stride + x * kHogBins;
 }
 
-void WindowSet::copy_window(const HogSampler& source, int x, int y, std::uint32_t* to, GradientPair* gradients_to) const {
+void WindowSet::copy_plane(const GradientView& g, int x, int y, GradientPair* to) const {
+    for (int r = 0; r < window_.height; ++r) {
+        const GradientPair* from = g.data + static_cast<std::ptrdiff_t>(y + r) * g.stride + x;
+        std::copy(from, from + window_.width, to + static_cast<std::size_t>(r) * window_.width);
+    }
+}
+
+void WindowSet::copy_window(const HogSampler& source, int x, int y, std::size_t i) {
+    std::uint32_t* to = data_.data() + i * table_size_;
     for (int r = 0; r <= window_.height; ++r) {
         const std::uint32_t* from = source_row(source.integral, x, y, r);
         std::copy(from, from + row_size_, to + static_cast<std::size_t>(r) * row_size_);
     }
-    const GradientView g = source.gradients;
-    for (int r = 0; r < window_.height; ++r) {
-        const GradientPair* from = g.data + static_cast<std::ptrdiff_t>(y + r) * g.stride + x;
-        std::copy(from, from + window_.width, gradients_to + static_cast<std::size_t>(r) * window_.width);
-    }
+    copy_plane(source.gradients, x, y, gradients_.data() + i * plane_size_);
+    copy_plane(source.gamma_gradients, x, y, gamma_gradients_.data() + i * plane_size_);
 }
 
 void WindowSet::add(const HogSampler& source, int x, int y) {
+    const auto i = static_cast<std::size_t>(size());
     data_.resize(data_.size() + table_size_);
     gradients_.resize(gradients_.size() + plane_size_);
-    copy_window(source, x, y, data_.data() + data_.size() - table_size_, gradients_.data() + gradients_.size() - plane_size_);
+    gamma_gradients_.resize(gamma_gradients_.size() + plane_size_);
+    copy_window(source, x, y, i);
 }
 
 void WindowSet::replace(int i, const HogSampler& source, int x, int y) {
-    const auto k = static_cast<std::size_t>(i);
-    copy_window(source, x, y, data_.data() + k * table_size_, gradients_.data() + k * plane_size_);
+    copy_window(source, x, y, static_cast<std::size_t>(i));
 }
 
 void WindowSet::append(const WindowSet& other, int count) {
     const auto n = static_cast<std::size_t>(count);
     data_.insert(data_.end(), other.data_.begin(), other.data_.begin() + static_cast<std::ptrdiff_t>(n * table_size_));
-    gradients_.insert(gradients_.end(), other.gradients_.begin(),
-                      other.gradients_.begin() + static_cast<std::ptrdiff_t>(n * plane_size_));
+    const auto planes = static_cast<std::ptrdiff_t>(n * plane_size_);
+    gradients_.insert(gradients_.end(), other.gradients_.begin(), other.gradients_.begin() + planes);
+    gamma_gradients_.insert(gamma_gradients_.end(), other.gamma_gradients_.begin(), other.gamma_gradients_.begin() + planes);
 }
 
 namespace {
@@ -62,6 +69,7 @@ std::vector<T> kept_records(const std::vector<T>& records, std::size_t size, con
 void WindowSet::keep(const std::vector<int>& indices) {
     data_ = kept_records(data_, table_size_, indices);
     gradients_ = kept_records(gradients_, plane_size_, indices);
+    gamma_gradients_ = kept_records(gamma_gradients_, plane_size_, indices);
 }
 
 }  // namespace cascade::train::hog

@@ -5,7 +5,7 @@
 // the table is cut out (the uint32 sums wrap, differences stay exact), so a stored window evaluates exactly as
 // the same window does inside the detector's full table, gradients at its border included (they were taken
 // with the image's neighbouring pixels). 65 x 129 x 9 x 4 bytes = 302 KB per 64x128 window. Likewise the
-// window's w x h gradients (32 KB), all that its Dalal-Triggs blocks read.
+// window's w x h gradients and gamma-corrected gradients (32 KB each), all that its Dalal-Triggs blocks read.
 #pragma once
 
 #include <cstddef>
@@ -34,25 +34,30 @@ public:
     void clear() {
         data_.clear();
         gradients_.clear();
+        gamma_gradients_.clear();
     }
 
     // A sampler over window i, whose top-left corner is (0, 0).
     HogSampler view(int i) const {
+        const std::size_t plane = static_cast<std::size_t>(i) * plane_size_;
         return {{data_.data() + static_cast<std::size_t>(i) * table_size_, row_size_},
-                {gradients_.data() + static_cast<std::size_t>(i) * plane_size_, window_.width}};
+                {gradients_.data() + plane, window_.width},
+                {gamma_gradients_.data() + plane, window_.width}};
     }
 
 private:
     static const std::uint32_t* source_row(const HogIntegralView& source, int x, int y, int r);
-    // Copies the window at (x, y) of `source` to `to` (table) and `gradients_to` (plane).
-    void copy_window(const HogSampler& source, int x, int y, std::uint32_t* to, GradientPair* gradients_to) const;
+    // Copies the window at (x, y) of `source` to window i's table and planes.
+    void copy_window(const HogSampler& source, int x, int y, std::size_t i);
+    // Copies the window at (x, y) of the plane `g` to `to`.
+    void copy_plane(const GradientView& g, int x, int y, GradientPair* to) const;
 
     Size window_;
     int row_size_;            // (width + 1) * kHogBins
     std::size_t table_size_;  // row_size_ * (height + 1)
     std::size_t plane_size_;  // width * height
     std::vector<std::uint32_t> data_;
-    std::vector<GradientPair> gradients_;
+    std::vector<GradientPair> gradients_, gamma_gradients_;
 };
 
 }  // namespace cascade::train::hog
