@@ -62,6 +62,22 @@ __device__ __forceinline__ bool exact_sums(const Source& src) {
         return false;
 }
 
+// The view that one thread per window reads in a group of stages ending at `end`: a source with a
+// constant_view() (Haar: its model's first stages copied to constant memory, up to stage constant_stages) gives
+// that one where the group lies within it, so that the threads' uniform loads of trees and nodes go through
+// the constant cache rather than L1, where each window's corners are read; otherwise view(). Calls f(view).
+template <class Source, class = void>
+struct HasConstantView : std::false_type {};
+template <class Source>
+struct HasConstantView<Source, std::void_t<decltype(std::declval<const Source&>().constant_view())>>
+    : std::true_type {};
+template <class Source, class F>
+__device__ __forceinline__ void with_thread_view(const Source& src, int end, F&& f) {
+    if constexpr (HasConstantView<Source>::value)
+        if (end <= src.constant_stages) return f(src.constant_view());
+    f(src.view());
+}
+
 template <class Source, class Sampler, class Team>
 __device__ int run_group_team(const Source& src, const typename Source::View& view, const Sampler& sampler, int x,
                               int y, int begin, int end, double& sum, const Team& team) {

@@ -78,8 +78,10 @@ __global__ void __launch_bounds__(kFirstGroupThreads)
     bool survives = false;
     if (gx < l.grid_width && gy < l.grid_height) {
         s = {static_cast<std::uint16_t>(gx * l.step), static_cast<std::uint16_t>(gy * l.step), li, 0.0};
-        const typename Source::View view = src.view();
-        const int reached = run_group(src, view, sampler, s.x, s.y, 0, end, s.sum);
+        int reached = 0;
+        with_thread_view(src, end, [&](const typename Source::View& view) {
+            reached = run_group(src, view, sampler, s.x, s.y, 0, end, s.sum);
+        });
         survives = goes_on(reached, end, s);
         if (stage0_rejected) stage0_rejected[l.first_position + gy * l.grid_width + gx] = reached == 0;
     }
@@ -112,9 +114,11 @@ __global__ void __launch_bounds__(kFirstGroupThreads) survivor_kernel(Source src
                 if (end == view.num_stages) s.level &= ~kAcceptedEarly;
             } else {
                 const auto sampler = src.level(lv.levels[s.level]);
-                int reached;
+                int reached = 0;
                 if constexpr (kLanes == 1)
-                    reached = run_group(src, view, sampler, s.x, s.y, begin, end, s.sum);
+                    with_thread_view(src, end, [&](const typename Source::View& v) {
+                        reached = run_group(src, v, sampler, s.x, s.y, begin, end, s.sum);
+                    });
                 else if constexpr (kLanes <= 32)
                     reached = run_group_team(src, view, sampler, s.x, s.y, begin, end, s.sum,
                                              LaneTeam<kLanes>{exact_sums(src)});

@@ -1,11 +1,21 @@
 #include "gpu/haar_cascade_gpu.hpp"
 
+#include <algorithm>
+
 #include "common/haar_eval.hpp"
 #include "gpu/cascade_kernels.cuh"
 
 namespace cascade::gpu {
 
 namespace {
+
+// The model's first stages (HaarConstantPrefix), for the groups that one thread per window evaluates: the
+// threads of a warp read the same tree and node at once, which constant memory broadcasts without taking the
+// L1 pipeline that each window's corner reads wait on (the first group's 9 stumps read 13 node words each).
+__constant__ Stage c_stages[kHaarConstantStages];
+__constant__ HaarTree c_weaks[kHaarConstantTrees];
+__constant__ HaarNode c_nodes[kHaarConstantNodes];
+__constant__ float c_leaves[kHaarConstantLeaves];
 
 // One of a level's tables, read through the non-coherent cache with one int index a read. HaarWindow reads it
 // moved to the window's origin (shifted), each corner then one wide multiply-add off it, where the 64-bit sums
@@ -59,6 +69,7 @@ __device__ __forceinline__ void keep_factor(const HaarTables& t, int x, int y, f
 // frontalface_alt2's group 3, 7% of its windows, was slower with 8 lanes). Group 5 is the few windows
 // that go deep: a warp took a stage of up to 211 trees in seven rounds, one after another for the deepest
 // windows (0.53 ms of 1.58 for trees 189-2913 at 1080p); a block takes it in one (0.21 ms for groups 4 and 5).
+// Groups 0-2 read the model's first stages from constant memory (c_nodes above) where they end within them.
 // Measured and left out (docs/benchmarks.md): a warp per survivor from group 1 (group 1 0.12 -> 0.8 ms) or 2-3,
 // tiles of the tables in shared memory copied per block as the LBP source's (first group 0.19 -> 0.33 ms), each
 // warp's window staged in shared memory (no faster: the deep groups wait on their chain of dependent loads,
@@ -73,11 +84,20 @@ struct HaarSource : FamilyWindows<HaarFamily> {
     HaarPlanes planes;
     int tile_pitch;   // nothing is tiled: the shared-memory strategy's bank order is immaterial
     bool exact_sums;  // planes.exact_sums: warps and blocks add a stage's responses side by side
+    int constant_stages;  // planes.constant_stages: groups ending by then may read constant_view()
 
     __device__ __forceinline__ View view() const {
         View v = view_over<View>(planes.stages, planes.weaks);
         v.nodes = planes.nodes;
         v.leaves = planes.leaves;
+        return v;
+    }
+    // The same model for stages [0, constant_stages), read from constant memory (gpu/cascade_group.cuh
+    // with_thread_view).
+    __device__ __forceinline__ View constant_view() const {
+        View v = view_over<View>(c_stages, c_weaks);
+        v.nodes = c_nodes;
+        v.leaves = c_leaves;
         return v;
     }
     __device__ __forceinline__ HaarTable table(const std::uint32_t* base, const GpuLevel& l) const {
@@ -99,9 +119,37 @@ struct HaarSource : FamilyWindows<HaarFamily> {
 
 void run_haar_cascade(const HaarPlanes& p, const CascadeTarget& t, const std::vector<int>& ends, Compaction compaction,
                       cudaStream_t stream, KernelTimer& timer) {
-    const HaarSource source{{{p.window, p.policy, t.num_stages}}, p, 1, p.exact_sums};
+    const HaarSource source{{{p.window, p.policy, t.num_stages}}, p, 1, p.exact_sums, p.constant_stages};
     const KernelTuning tuning{0, 0, -1, 0};
     launch_cascade(source, t, tuning, ends, compaction, stream, timer);
+}
+
+HaarConstantPrefix haar_constant_prefix(const HaarCascade& cascade) {
+    HaarConstantPrefix prefix;
+    for (const Stage& stage : cascade.stages) {
+        if (prefix.stages == kHaarConstantStages || stage.first + stage.count > kHaarConstantTrees) break;
+        int nodes = prefix.nodes, leaves = prefix.leaves;
+        for (int t = stage.first; t < stage.first + stage.count; ++t) {
+            const HaarTree& tree = cascade.weaks[static_cast<std::size_t>(t)];
+            nodes = std::max(nodes, tree.first_node + tree.node_count);
+            leaves = std::max(leaves, tree.first_leaf + tree.node_count + 1);
+        }
+        if (nodes > kHaarConstantNodes || leaves > kHaarConstantLeaves) break;
+        prefix = {prefix.stages + 1, stage.first + stage.count, nodes, leaves};
+    }
+    return prefix;
+}
+
+void upload_haar_constants(const HaarCascade& cascade, const HaarConstantPrefix& prefix, cudaStream_t stream) {
+    const auto copy = [&](const auto& symbol, const auto& source, int count) {
+        if (count > 0)
+            CASCADE_CUDA_CHECK(cudaMemcpyToSymbolAsync(symbol, source.data(), count * sizeof(source[0]), 0,
+                                                       cudaMemcpyHostToDevice, stream));
+    };
+    copy(c_stages, cascade.stages, prefix.stages);
+    copy(c_weaks, cascade.weaks, prefix.trees);
+    copy(c_nodes, cascade.nodes, prefix.nodes);
+    copy(c_leaves, cascade.leaves, prefix.leaves);
 }
 
 }  // namespace cascade::gpu

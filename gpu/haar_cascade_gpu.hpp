@@ -2,7 +2,8 @@
 // kernels in gpu/cascade_kernels.cuh). Haar windows read each level's integral, squared integral and tilted
 // integral images from global memory with common/haar_eval.hpp's HaarWindow, one thread per window. The tilted
 // table exists only for a cascade with tilted features. The model's arrays (stages, trees, nodes, leaves) live
-// in global memory (the frontal-face cascades' nodes exceed constant memory).
+// in global memory (the frontal-face cascades' nodes exceed constant memory), their first stages also in
+// constant memory (HaarConstantPrefix).
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -33,7 +34,22 @@ struct HaarPlanes {
     // first group writes them, later groups read their survivors' (common/haar_eval.hpp keep_factor).
     float* factors;
     bool exact_sums;  // common/haar_eval.hpp exact_stage_sums of the cascade
+    int constant_stages;  // HaarConstantPrefix::stages of the cascade, uploaded by upload_haar_constants
 };
+
+// How much of a cascade constant memory holds: its first `stages` stages, whose trees, nodes and leaves are the
+// first `trees`, `nodes` and `leaves` of the model's arrays (the most whole stages that fit the capacities below;
+// 0 stages: none). Groups of stages within it that one thread per window evaluates read it there
+// (haar_cascade_gpu.cu); frontalface_default: stages 0-9 (497 trees), where groups 0-2 end at tree 84.
+constexpr int kHaarConstantStages = 64, kHaarConstantTrees = 512, kHaarConstantNodes = 640,
+              kHaarConstantLeaves = 1152;  // 45 KB of the 64 KB
+struct HaarConstantPrefix {
+    int stages = 0, trees = 0, nodes = 0, leaves = 0;
+};
+HaarConstantPrefix haar_constant_prefix(const HaarCascade& cascade);
+
+// Copies the prefix to the Haar kernels' constant memory, ordered on `stream`.
+void upload_haar_constants(const HaarCascade& cascade, const HaarConstantPrefix& prefix, cudaStream_t stream);
 
 // requires: as launch_cascade (gpu/cascade_kernels.cuh).
 void run_haar_cascade(const HaarPlanes& planes, const CascadeTarget& target, const std::vector<int>& group_ends,

@@ -13,7 +13,7 @@ namespace cascade::gpu {
 
 namespace {
 
-// The Haar family keeps its model in global memory; the owner record is the core's contract all the same.
+// Which Haar detector's model prefix the Haar kernels' constant memory holds (gpu/haar_cascade_gpu.hpp).
 ConstantOwner g_constant_owner;
 
 // The Haar family's planes: the exact pyramid's level pixels and each level's three integral tables.
@@ -28,6 +28,7 @@ public:
         copy_to_device(nodes_, cascade.nodes, stream());
         copy_to_device(leaves_, cascade.leaves, stream());
         exact_sums_ = exact_stage_sums(cascade);
+        constant_ = haar_constant_prefix(cascade);
         tilted_features_ = std::any_of(cascade.nodes.begin(), cascade.nodes.end(),
                                        [](const HaarNode& n) { return n.feature.tilted != 0; });
         claim_constants();
@@ -75,11 +76,13 @@ private:
                      KernelTimer& timer) override {
         const HaarPlanes planes{cascade_.window, cascade_.policy, stages_.get(), weaks_.get(),
                                 nodes_.get(),    leaves_.get(),   sums_.get(),   squares_.get(),
-                                tilted(),        factors_.get(),  exact_sums_};
+                                tilted(),        factors_.get(),  exact_sums_,
+                                constant_.stages};
         run_haar_cascade(planes, target, ends, strategy, stream(), timer);
     }
 
-    void upload_constants() override {}  // the model is in global memory, uploaded once
+    // The whole model is in global memory, uploaded once; its first stages also in constant memory.
+    void upload_constants() override { upload_haar_constants(cascade_, constant_, stream()); }
 
     std::uint32_t* tilted() { return tilted_features_ ? tilted_.get() : nullptr; }
 
@@ -91,6 +94,7 @@ private:
     DeviceBuffer<float> leaves_;
     bool tilted_features_ = false;  // whether any node's feature is tilted: else no tilted table
     bool exact_sums_ = false;       // common/haar_eval.hpp exact_stage_sums
+    HaarConstantPrefix constant_;   // what upload_constants copies
     // Per frame size.
     FrameLayout layout_;
     DeviceBuffer<std::uint8_t> level_pixels_;

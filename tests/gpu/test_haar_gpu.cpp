@@ -7,9 +7,11 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <string>
 
 #include "common/error.hpp"
 #include "common/haar_cpu_detector.hpp"
+#include "gpu/haar_cascade_gpu.hpp"
 #include "gpu/haar_gpu_detector.hpp"
 #include "tests/gpu/gpu_test_data.hpp"
 #include "tests/gpu/scan_cases.hpp"
@@ -62,6 +64,41 @@ TEST_CASE("exact: every strategy gives the CPU's raw windows for OpenCV's Haar c
     }
     MESSAGE(windows << " CPU windows compared against every strategy");
     CHECK(windows > 100);  // equality of empty sets proves nothing
+}
+
+TEST_CASE("constant memory takes the most whole stages whose trees, nodes and leaves fit") {
+    const auto dir = test::gpu_data_dir();
+    if (!dir) return;
+    for (const char* file : {"haarcascade_frontalface_default.xml", "haarcascade_frontalface_alt2.xml",
+                             "haarcascade_fullbody.xml", "haarcascade_eye_tree_eyeglasses.xml"}) {
+        const auto model = test::load_haar_model(*dir, file);
+        if (!model) return;
+        const gpu::HaarConstantPrefix prefix = gpu::haar_constant_prefix(*model);
+        // What stages [0, n) need: their trees, and the nodes and leaves those trees reach.
+        const auto needs = [&](int n) {
+            gpu::HaarConstantPrefix need{n, 0, 0, 0};
+            for (int s = 0; s < n; ++s) need.trees = model->stages[static_cast<std::size_t>(s)].first +
+                                                     model->stages[static_cast<std::size_t>(s)].count;
+            for (int t = 0; t < need.trees; ++t) {
+                const HaarTree& tree = model->weaks[static_cast<std::size_t>(t)];
+                need.nodes = std::max(need.nodes, tree.first_node + tree.node_count);
+                need.leaves = std::max(need.leaves, tree.first_leaf + tree.node_count + 1);
+            }
+            return need;
+        };
+        const auto fits = [](const gpu::HaarConstantPrefix& p) {
+            return p.stages <= gpu::kHaarConstantStages && p.trees <= gpu::kHaarConstantTrees &&
+                   p.nodes <= gpu::kHaarConstantNodes && p.leaves <= gpu::kHaarConstantLeaves;
+        };
+        INFO(std::string(file) << ": " << prefix.stages << " stages, " << prefix.trees << " trees");
+        CHECK(prefix.stages >= 3);  // the default compaction points' groups 0-2 of these cascades read it
+        const gpu::HaarConstantPrefix need = needs(prefix.stages);
+        CHECK(fits(need));
+        CHECK(prefix.trees == need.trees);
+        CHECK(prefix.nodes == need.nodes);
+        CHECK(prefix.leaves == need.leaves);
+        if (prefix.stages < static_cast<int>(model->stages.size())) CHECK_FALSE(fits(needs(prefix.stages + 1)));
+    }
 }
 
 TEST_CASE("texture mode is refused for Haar cascades") {
