@@ -1,5 +1,6 @@
 #include "data/positive_samples.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <filesystem>
@@ -137,6 +138,17 @@ double symmetric_unit(Random& random) {
     return static_cast<double>(random.next() >> 11) * 0x1p-52 - 1.0;
 }
 
+// Gaussian noise of standard deviation sigma (Box-Muller) on every pixel of a jittered copy's window.
+void add_noise(GrayImage& window, double sigma, std::uint64_t seed, int sample, int copy) {
+    Random random(seed, {static_cast<std::uint64_t>(sample), static_cast<std::uint64_t>(copy), 0x6e6f697365ull});
+    for (std::uint8_t& pixel : window.pixels) {
+        const double u = (static_cast<double>(random.next() >> 11) + 1.0) * 0x1p-53;  // (0, 1]
+        const double v = static_cast<double>(random.next() >> 11) * 0x1p-53;
+        const double g = std::sqrt(-2.0 * std::log(u)) * std::cos(2.0 * 3.14159265358979323846 * v);
+        pixel = static_cast<std::uint8_t>(std::clamp(std::lround(pixel + sigma * g), 0L, 255L));
+    }
+}
+
 // The window-sized sample of a crop and its jittered copies.
 std::vector<GrayImage> crop_and_copies(const GrayImage& image, const std::string& path, int index, const CropParams& p,
                                        bool& centred) {
@@ -147,6 +159,7 @@ std::vector<GrayImage> crop_and_copies(const GrayImage& image, const std::string
         const GrayImage copy = jittered(image, draw_jitter(p.jitter, index, c), pixels_per_window_pixel);
         bool same_size = false;  // a copy has the crop's size
         out.push_back(crop_from_crop(as_mat(copy), path, p, same_size));
+        if (p.jitter.noise > 0.0) add_noise(out.back(), p.jitter.noise, p.jitter.seed, index, c);
     }
     return out;
 }
@@ -178,6 +191,8 @@ void check_jitter(const Jitter& jitter) {
     if (!(jitter.scale >= 1.0)) throw InputError("--jitter-scale", "must be at least 1");
     if (!(jitter.rotation >= 0.0 && jitter.rotation <= 45.0))
         throw InputError("--jitter-rotation", "must lie in [0, 45] degrees");
+    if (!(jitter.noise >= 0.0 && jitter.noise <= 64.0))
+        throw InputError("--jitter-noise", "must lie in [0, 64] grey levels");
 }
 
 JitterDraw draw_jitter(const Jitter& jitter, int sample, int copy) {

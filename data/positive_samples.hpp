@@ -41,13 +41,17 @@ struct PositiveSource {
 std::vector<PositiveSource> find_positives(const std::string& source, GroupBy group_by = GroupBy::name);
 
 // Each copy's shift is uniform in [-shift, shift] window pixels in x and in y, its size factor log-uniform in
-// [1 / scale, scale], its rotation uniform in [-rotation, rotation] degrees about the centre; the draws come from (seed, sample index, copy), so they do not depend on the threads.
+// [1 / scale, scale], its rotation uniform in [-rotation, rotation] degrees about the centre; with noise > 0 each
+// copy's window pixels get independent Gaussian noise of that standard deviation (a webcam's sensor and
+// compression noise, which clean training crops lack), rounded and clamped to 0..255. The draws come from
+// (seed, sample index, copy), so they do not depend on the threads.
 struct Jitter {
     int copies = 0;      // jittered copies of each crop (0: none)
     double shift = 4.0;  // window pixels; 4 is half the detectors' usual stride of 8
     double scale = 1.1;  // >= 1; 1.1 spans about a pyramid step of 1.2
     std::uint64_t seed = 1;
     double rotation = 0.0;  // degrees, in [0, 45]
+    double noise = 0.0;     // grey levels: standard deviation of the Gaussian noise added to each copy's window
 };
 
 struct JitterDraw {
@@ -56,8 +60,9 @@ struct JitterDraw {
     double angle = 0.0;         // and which is turned by this many degrees (counter-clockwise in the image)
 };
 
-// Throws InputError naming the option (--jitter, --jitter-shift, --jitter-scale, --jitter-rotation) for a
-// negative count or shift, a scale below 1 or a rotation outside [0, 45] degrees.
+// Throws InputError naming the option (--jitter, --jitter-shift, --jitter-scale, --jitter-rotation,
+// --jitter-noise) for a negative count or shift, a scale below 1, a rotation outside [0, 45] degrees or noise
+// outside [0, 64] grey levels.
 void check_jitter(const Jitter& jitter);
 
 JitterDraw draw_jitter(const Jitter& jitter, int sample, int copy);

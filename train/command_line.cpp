@@ -48,6 +48,8 @@ po::options_description dataset_options(data::DatasetSpec& spec, std::string& wi
          "jitter: size factor between 1/F and F")
         ("jitter-rotation", po::value(&spec.crop.jitter.rotation)->default_value(0.0, "0"),
          "jitter: rotation of at most this many degrees, in [0, 45]")
+        ("jitter-noise", po::value(&spec.crop.jitter.noise)->default_value(0.0, "0"),
+         "jitter: Gaussian noise of this standard deviation (grey levels, in [0, 64]) on each copy's window")
         ("holdout", po::value(&spec.holdout)->default_value(0.0, "0"),
          "hold out this fraction of the positive source photos and of the negative images, and measure the "
          "model on them after training");

@@ -2,6 +2,7 @@
 // person lands in each jittered copy, measured on a crop whose "person" is a bright bar in the centre.
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <opencv2/imgcodecs.hpp>
 
 #include "data/positive_samples.hpp"
@@ -121,6 +122,37 @@ TEST_CASE("jittered crops and boxes: the window shows the person moved by -d/s a
     }
 }
 
+TEST_CASE("jitter noise: each copy is the noise-free copy plus zero-mean noise of the asked deviation, seeded") {
+    ScratchDir dir("jitter-noise");
+    cv::Mat crop(160, 96, CV_8UC1, cv::Scalar(100));  // mid-grey, so that no noise is clamped away at 0 or 255
+    crop(cv::Rect(32, 32, 32, 96)).setTo(160);
+    cv::imwrite(dir.file("crop000001a.png"), crop);
+    const std::vector<PositiveSource> sources = find_positives(dir.path());
+    const auto load = [&](double noise) {
+        const Jitter jitter{2, 2.0, 1.1, 3, 0.0, noise};
+        return load_positives(sources, CropParams{{64, 128}, std::nullopt, 0.0, false, jitter}, 1);
+    };
+    const std::vector<PositiveSample> clean = load(0.0), noisy = load(10.0), again = load(10.0);
+    REQUIRE(noisy.size() == 3);
+    CHECK(noisy[0].window.pixels == clean[0].window.pixels);  // the unjittered sample is left as it is
+    for (std::size_t k = 1; k < 3; ++k) {
+        CAPTURE(k);
+        double sum = 0, squares = 0;
+        const std::vector<std::uint8_t>& a = noisy[k].window.pixels;
+        const std::vector<std::uint8_t>& b = clean[k].window.pixels;
+        for (std::size_t i = 0; i < a.size(); ++i) {
+            const double d = static_cast<double>(a[i]) - b[i];
+            sum += d;
+            squares += d * d;
+        }
+        const double n = static_cast<double>(a.size()), mean = sum / n;
+        CHECK(std::abs(mean) < 0.5);
+        CHECK(std::sqrt(squares / n - mean * mean) == doctest::Approx(10.0).epsilon(0.05));
+        CHECK(again[k].window.pixels == a);
+        CHECK(noisy[1].window.pixels != noisy[2].window.pixels);
+    }
+}
+
 TEST_CASE("jitter: bad settings are refused with a one-line error") {
     ScratchDir dir("jitter-bad");
     const std::vector<PositiveSource> sources = write_bar_crop(dir);
@@ -130,4 +162,6 @@ TEST_CASE("jitter: bad settings are refused with a one-line error") {
     CHECK(refusal(sources, Jitter{-1, 4.0, 1.1, 1}) == "--jitter: must be 0 or more copies");
     CHECK(refusal(sources, Jitter{2, -1.0, 1.1, 1}) == "--jitter-shift: must be 0 or more pixels");
     CHECK(refusal(sources, Jitter{2, 4.0, 0.9, 1}) == "--jitter-scale: must be at least 1");
+    CHECK(refusal(sources, Jitter{2, 4.0, 1.1, 1, 0.0, 65.0}) == "--jitter-noise: must lie in [0, 64] grey levels");
+    CHECK(refusal(sources, Jitter{2, 4.0, 1.1, 1, 0.0, -1.0}) == "--jitter-noise: must lie in [0, 64] grey levels");
 }
