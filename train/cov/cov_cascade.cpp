@@ -39,12 +39,19 @@ StageCheckpoint start_state(const CascadeOptions& options, CovCascade& cascade, 
     cascade.window = options.window;
     cascade.policy = SumPolicy::per_stage;
     const bool afresh = options.resume && options.mine_afresh;
-    const StageCheckpoint state = afresh ? restart_mining(options, cascade)
+    StageCheckpoint state = afresh ? restart_mining(options, cascade)
                                          : start_stage_checkpoint(options.resume, options.checkpoint_dir, kCheckpointKind,
                                                                   checkpoint_fingerprint(options), cascade);
     if (options.resume)
         progress.log("resuming after level " + std::to_string(state.stages.size()) + " from " + options.checkpoint_dir +
                      (afresh ? ", the miner afresh" : ""));
+    if (static_cast<int>(cascade.stages.size()) > options.max_stages) {
+        const auto n = static_cast<std::size_t>(options.max_stages);
+        cascade.weaks.resize(static_cast<std::size_t>(cascade.stages[n].first));
+        cascade.stages.resize(n);
+        state.stages.resize(n);
+        progress.log("the checkpoint's levels cut to the first " + std::to_string(n));
+    }
     return state;
 }
 
@@ -64,18 +71,6 @@ void log_weak(const std::string& name, const WeakReport& w, bool logitboost, dat
                  cli::fixed_text(w.hit_rate, 4) + ", false alarm " + cli::fixed_text(w.false_alarm, 4));
 }
 
-MiningParams mining_params(const CascadeOptions& options) {
-    MiningParams p;
-    p.window = options.window;
-    p.scale_factor = options.mine_scale;
-    p.per_image = options.per_image;
-    p.margin = kSampleMargin;
-    p.step = kCovGrid;
-    p.seed = options.stage.seed;
-    p.threads = options.stage.threads;
-    return p;
-}
-
 }  // namespace
 
 TrainingOutcome train_cascade(CovSamples positives, const std::vector<data::NegativeImage>& negatives,
@@ -84,7 +79,8 @@ TrainingOutcome train_cascade(CovSamples positives, const std::vector<data::Nega
     CovCascade& cascade = outcome.cascade;
     StageCheckpoint state = start_state(options, cascade, progress);
     outcome.stages = state.stages;
-    NegativeMiner miner(negatives, mining_params(options));
+    NegativeMiner miner(negatives, sample_mining(options.window, options.mine_scale, options.per_image,
+                                                 options.stage.seed, options.stage.threads));
     if (options.resume && !options.mine_afresh) miner.set_cursor(state.cursor);
     const double earlier_seconds = state.seconds;
     auto seconds = [&] { return earlier_seconds + progress.elapsed(); };
@@ -140,6 +136,12 @@ TrainingOutcome train_cascade(CovSamples positives, const std::vector<data::Nega
             state.cursor = miner.cursor();
             write_stage_checkpoint(options.checkpoint_dir, kCheckpointKind, cascade, state);
         }
+    }
+    if (options.final_svm.negatives > 0 && !cascade.stages.empty()) {
+        keep_accepted(cascade, positives, options.stage.threads);
+        if (!add_final_svm(positives, negatives, options.final_svm, options.stage, options.per_image,
+                           options.min_negatives, cascade, outcome.stages, progress))
+            progress.log("final stage: not trained, the negative images yield too few false positives");
     }
     outcome.seconds = seconds();
     return outcome;

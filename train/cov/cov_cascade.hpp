@@ -21,6 +21,7 @@
 #include "common/model.hpp"
 #include "data/negative_images.hpp"
 #include "data/progress.hpp"
+#include "train/cov/cov_final_svm.hpp"
 #include "train/cov/cov_samples.hpp"
 #include "train/cov/cov_stage.hpp"
 #include "train/stage_checkpoint.hpp"
@@ -36,6 +37,7 @@ struct CascadeOptions {
     double mine_scale = 1.2;  // pyramid scale factor of mining
     int min_negatives = 200;
     StageOptions stage;
+    FinalSvmOptions final_svm;  // after the levels (cov_final_svm.hpp; not checkpointed)
     std::string checkpoint_dir;
     bool resume = false;
     bool mine_afresh = false;        // with resume: see above

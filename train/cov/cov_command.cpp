@@ -33,7 +33,11 @@ covariances over the positives; --weak block-svm: the HoG trainer's weak learner
 with real AdaBoost's --bins response bins. Each level boosts until it keeps --min-hit-rate of the positives
 and passes at most --max-false-alarm of --negatives negatives mined anew from the negative images with the
 cascade so far (every scale and grid position), until the cascade's false-positive rate there reaches
---target-false-alarm.
+--target-false-alarm. --final-negatives N ends the cascade with one linear SVM over the vectors of a grid of
+rectangles (--final-grids), trained on the positives the levels keep and N negatives they pass, mined at
+--final-mine-scale (--final-rounds R: R rounds of N, each after the first mined with the SVM so far). A resume
+with --levels below the checkpoint's level count cuts the cascade to that many levels (no final stage is
+checkpointed: a finished run resumes to try other final stages).
 
 Positives are crops of the window plus --pos-margin pixels on each side (INRIA's 96x160 crops; at least 4).
 A fraction --holdout of the source photos (--group-by) and of the negative images, chosen by --seed as the
@@ -44,7 +48,9 @@ Examples:
       --holdout 0.2 --seed 1 --threads 2 --output pedestrian_cov.xml
   cascade-train cov ... --checkpoint cov-checkpoint --resume      (continue after the last finished level)
   cascade-train cov ... --mine-scale 1.05 --checkpoint cov-checkpoint --resume --mine-afresh
-                                         (more levels, mined afresh at a finer pyramid))";
+                                         (more levels, mined afresh at a finer pyramid)
+  cascade-train cov ... --checkpoint cov-checkpoint --resume --levels 10 --final-negatives 5000 --final-rounds 2
+                                         (the checkpoint's first 10 levels, then a final linear SVM stage))";
 
 struct Settings {
     CropTrainingOptions crops;
@@ -83,6 +89,16 @@ void check(const Settings& s) {
     require(st.ridge >= 0.0, "ridge", "must be at least 0");
     require(s.cascade.negatives >= 1, "negatives", "must be at least 1");
     require(s.cascade.per_image >= 1, "negatives-per-image", "must be at least 1");
+    const FinalSvmOptions& f = s.cascade.final_svm;
+    require(f.negatives >= 0, "final-negatives", "must be 0 (no final stage) or more");
+    require(f.rounds >= 1, "final-rounds", "must be at least 1");
+    require(f.svm.c > 0.0, "final-svm-c", "must be positive");
+    require(f.svm.bias_feature > 0.0, "final-svm-bias", "must be positive");
+    require(f.min_hit_rate > 0.0 && f.min_hit_rate <= 1.0, "final-min-hit-rate", "must be in (0, 1]");
+    for (const hog::BlockGridSpec& g : f.grids)
+        require(g.block % kCovGrid == 0 && g.stride % kCovGrid == 0 && g.block <= s.cascade.window.width, "final-grids",
+                "needs blocks and strides that are multiples of " + std::to_string(kCovGrid) + " pixels, blocks at most the window's width");
+    cli::check_scale_factor("--final-mine-scale", f.mine_scale);
     cli::check_scale_factor("--mine-scale", s.cascade.mine_scale);
     cli::check_threads("--threads", s.crops.threads);
     std::vector<std::string> inputs = s.crops.positive_dirs;
@@ -183,6 +199,15 @@ bool run(int argc, const char* const* argv, const data::ProgressListener& listen
         ("negatives-per-image", po::value(&c.per_image)->default_value(16), "most negatives from one image per visit")
         ("min-negatives", po::value(&c.min_negatives)->default_value(200), "stop when mining finds fewer")
         ("mine-scale", po::value(&c.mine_scale)->default_value(1.2), "pyramid scale factor of mining")
+        ("final-negatives", po::value(&c.final_svm.negatives)->default_value(0), "negatives mined per round for a last stage of one linear SVM over the vectors of a rectangle grid (0: none)")
+        ("final-rounds", po::value(&c.final_svm.rounds)->default_value(1), "bootstrapping rounds of the last stage: each after the first adds --final-negatives more, mined with its SVM at its margin, and trains it again")
+        ("final-grids", po::value<std::string>()->default_value("16/8")->notifier([&c](const std::string& t) {
+             c.final_svm.grids = hog::parse_grids("--final-grids", t);
+         }), "the last stage's rectangles: square grids BLOCK/STRIDE (multiples of 4), comma-separated (16/8: 105 rectangles)")
+        ("final-svm-c", po::value(&c.final_svm.svm.c)->default_value(0.01), "liblinear's C for the last stage's SVM")
+        ("final-svm-bias", po::value(&c.final_svm.svm.bias_feature)->default_value(1.0), "the last stage's constant bias feature (liblinear's -B): larger regularises the bias less")
+        ("final-min-hit-rate", po::value(&c.final_svm.min_hit_rate)->default_value(0.99), "positives the last stage keeps")
+        ("final-mine-scale", po::value(&c.final_svm.mine_scale)->default_value(1.05), "pyramid scale factor for the last stage's mining (every 4-pixel grid position)")
         ("checkpoint", po::value(&s.checkpoint), "folder for a checkpoint after every level")
         ("resume", po::bool_switch(&s.resume), "continue from --checkpoint")
         ("mine-afresh", po::bool_switch(&s.mine_afresh), "with --resume: keep the checkpoint's levels but start the miner afresh, so that the mining options (--negatives, --negatives-per-image, --mine-scale, --min-negatives) may differ from the checkpoint's, e.g. a finer --mine-scale once the images are used up");

@@ -62,6 +62,18 @@ CovSamples load_positive_samples(const std::vector<data::PositiveSource>& crops,
     return out;
 }
 
+MiningParams sample_mining(Size window, double scale_factor, int per_image, std::uint64_t seed, int threads) {
+    MiningParams p;
+    p.window = window;
+    p.scale_factor = scale_factor;
+    p.per_image = per_image;
+    p.margin = kSampleMargin;
+    p.step = kCovGrid;
+    p.seed = seed;
+    p.threads = threads;
+    return p;
+}
+
 std::vector<char> accepted(const CovCascade& cascade, const CovSamples& samples, int threads) {
     const CovCascadeView view = view_of(cascade);
     std::vector<char> pass(static_cast<std::size_t>(samples.size()));

@@ -21,6 +21,7 @@
 #include "common/model.hpp"
 #include "data/crop_options.hpp"
 #include "data/positive_samples.hpp"
+#include "train/negative_miner.hpp"
 
 namespace cascade::train::cov {
 
@@ -41,6 +42,9 @@ struct CovSamples {
 // each followed by that of its `jitter.copies` jittered copies (data/positive_samples.hpp).
 CovSamples load_positive_samples(const std::vector<data::PositiveSource>& crops, Size window,
                                  const data::Margin& margin, int threads, const data::Jitter& jitter = {});
+
+// The miner's settings for the family's samples: windows of `window` on the kCovGrid grid, with kSampleMargin.
+MiningParams sample_mining(Size window, double scale_factor, int per_image, std::uint64_t seed, int threads);
 
 // Whether `cascade` accepts each sample's window, as the detector decides.
 std::vector<char> accepted(const CovCascade& cascade, const CovSamples& samples, int threads);

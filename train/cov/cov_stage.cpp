@@ -22,38 +22,15 @@ struct Candidate {
     double score = HUGE_VAL;
 };
 
-// The stage's rectangles with their mapping: each rectangle's mean over up to mean_samples positives.
+// The stage's rectangles with their mapping.
 std::vector<CovWeak> stage_maps(const CovSamples& samples, const std::vector<Rect>& pool, int stage_index,
                                 const StageOptions& options) {
     std::vector<int> picks = data::Random(options.seed, {kRectKey, static_cast<std::uint64_t>(stage_index)})
                                  .permutation(static_cast<int>(pool.size()));
     picks.resize(std::min(picks.size(), static_cast<std::size_t>(options.rects_per_stage)));
-    std::vector<CovWeak> maps(picks.size());
     std::vector<Rect> rects;
-    for (std::size_t r = 0; r < picks.size(); ++r) {
-        maps[r].rect = pool[static_cast<std::size_t>(picks[r])];
-        maps[r].mapping = options.mapping;
-        rects.push_back(maps[r].rect);
-    }
-    if (options.mapping != kCovTangent) return maps;
-    std::vector<int> which = data::Random(options.seed, {kMeanKey, static_cast<std::uint64_t>(stage_index)})
-                                 .permutation(samples.positives);
-    which.resize(std::min(which.size(), static_cast<std::size_t>(options.mean_samples)));
-    std::sort(which.begin(), which.end());
-    const std::vector<double> covariances = rect_covariances(samples, which, rects, options.threads);
-    const std::size_t per_rect = which.size() * kCovSize;
-    parallel_for(
-        static_cast<int>(maps.size()),
-        [&](int r) {
-            const auto first = covariances.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(r) * per_rect);
-            std::vector<double> mu;
-            karcher_mean(std::vector<double>(first, first + static_cast<std::ptrdiff_t>(per_rect)),
-                         std::vector<double>(which.size(), 1.0), kCovFeatures, mu);
-            const std::vector<double> m = inverse_sqrt(mu, kCovFeatures);
-            std::copy(m.begin(), m.end(), maps[static_cast<std::size_t>(r)].mean_isqrt);
-        },
-        options.threads);
-    return maps;
+    for (int pick : picks) rects.push_back(pool[static_cast<std::size_t>(pick)]);
+    return rect_maps(samples, rects, static_cast<std::uint64_t>(stage_index), options);
 }
 
 std::vector<float> column(const float* table, int samples) {
@@ -118,6 +95,33 @@ void set_rates(const std::vector<double>& sums, int positives, double min_hit_ra
 }
 
 }  // namespace
+
+std::vector<CovWeak> rect_maps(const CovSamples& samples, const std::vector<Rect>& rects, std::uint64_t key,
+                               const StageOptions& options) {
+    std::vector<CovWeak> maps(rects.size());
+    for (std::size_t r = 0; r < rects.size(); ++r) {
+        maps[r].rect = rects[r];
+        maps[r].mapping = options.mapping;
+    }
+    if (options.mapping != kCovTangent) return maps;
+    std::vector<int> which = data::Random(options.seed, {kMeanKey, key}).permutation(samples.positives);
+    which.resize(std::min(which.size(), static_cast<std::size_t>(options.mean_samples)));
+    std::sort(which.begin(), which.end());
+    const std::vector<double> covariances = rect_covariances(samples, which, rects, options.threads);
+    const std::size_t per_rect = which.size() * kCovSize;
+    parallel_for(
+        static_cast<int>(maps.size()),
+        [&](int r) {
+            const auto first = covariances.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(r) * per_rect);
+            std::vector<double> mu;
+            karcher_mean(std::vector<double>(first, first + static_cast<std::ptrdiff_t>(per_rect)),
+                         std::vector<double>(which.size(), 1.0), kCovFeatures, mu);
+            const std::vector<double> m = inverse_sqrt(mu, kCovFeatures);
+            std::copy(m.begin(), m.end(), maps[static_cast<std::size_t>(r)].mean_isqrt);
+        },
+        options.threads);
+    return maps;
+}
 
 StageResult train_stage(const CovSamples& samples, const std::vector<Rect>& pool, int stage_index,
                         const StageOptions& options, const std::function<void(const WeakReport&)>& on_weak) {

@@ -66,6 +66,11 @@ struct StageResult {
     double hit_rate = 0.0, false_alarm = 0.0;
 };
 
+// `rects` with options.mapping; with the tangent mapping each one's mean_isqrt from the Karcher mean of its
+// covariances over up to mean_samples of the positives, drawn by (seed, key) (a stage's key: its index).
+std::vector<CovWeak> rect_maps(const CovSamples& samples, const std::vector<Rect>& rects, std::uint64_t key,
+                               const StageOptions& options);
+
 // Trains stage `stage_index` (which seeds its choices) on `samples` (positives first).
 StageResult train_stage(const CovSamples& samples, const std::vector<Rect>& pool, int stage_index,
                         const StageOptions& options, const std::function<void(const WeakReport&)>& on_weak);

@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <sstream>
 
+#include "cli/usage_error.hpp"
+#include "cli/values.hpp"
 #include "common/hog_eval.hpp"
 #include "common/parallel.hpp"
 
@@ -22,6 +25,20 @@ std::vector<Rect> block_grids(Size window, const std::vector<BlockGridSpec>& gri
         blocks.insert(blocks.end(), grid.begin(), grid.end());
     }
     return blocks;
+}
+
+std::vector<BlockGridSpec> parse_grids(const std::string& option, const std::string& text) {
+    std::vector<BlockGridSpec> grids;
+    std::istringstream parts(text + ",");
+    for (std::string part; std::getline(parts, part, ',');) {
+        const auto slash = part.find('/');
+        if (slash == std::string::npos) throw cli::UsageError(option, "'" + part + "' is not BLOCK/STRIDE (e.g. 16/8)");
+        const BlockGridSpec g{cli::parse_int(option, part.substr(0, slash)), cli::parse_int(option, part.substr(slash + 1))};
+        if (g.block < 2 || g.block % 2 != 0 || g.block > 64 || g.stride < 1)
+            throw cli::UsageError(option, "'" + part + "': a block is an even 2..64 pixels, the stride at least 1");
+        grids.push_back(g);
+    }
+    return grids;
 }
 
 FinalSvmProblem::FinalSvmProblem(Size window, bool with_sum, const FinalSvmOptions& options)

@@ -18,6 +18,7 @@
 // that several rounds of hard negatives fit in memory.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "common/geometry.hpp"
@@ -45,6 +46,9 @@ struct FinalSvmOptions {
 std::vector<Rect> block_grid(Size window, int block, int stride);
 // The blocks of `grids` in `window`, one grid after the other.
 std::vector<Rect> block_grids(Size window, const std::vector<BlockGridSpec>& grids);
+
+// "BLOCK/STRIDE[,BLOCK/STRIDE...]" (e.g. 16/8,32/16): cli::UsageError naming `option` for anything else.
+std::vector<BlockGridSpec> parse_grids(const std::string& option, const std::string& text);
 
 struct FinalSvm {
     StageResult stage;

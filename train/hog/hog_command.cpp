@@ -77,20 +77,6 @@ void require(bool ok, const std::string& option, const std::string& problem) {
 }
 
 // "B/S[,B/S...]": grids of BxB blocks at stride S, each block even (2x2 cells) and inside the 64x128 window.
-std::vector<BlockGridSpec> parse_grids(const std::string& option, const std::string& text) {
-    std::vector<BlockGridSpec> grids;
-    std::istringstream parts(text + ",");
-    for (std::string part; std::getline(parts, part, ',');) {
-        const auto slash = part.find('/');
-        if (slash == std::string::npos) throw cli::UsageError(option, "'" + part + "' is not BLOCK/STRIDE (e.g. 16/8)");
-        const BlockGridSpec g{cli::parse_int(option, part.substr(0, slash)), cli::parse_int(option, part.substr(slash + 1))};
-        if (g.block < 2 || g.block % 2 != 0 || g.block > 64 || g.stride < 1)
-            throw cli::UsageError(option, "'" + part + "': a block is an even 2..64 pixels, the stride at least 1");
-        grids.push_back(g);
-    }
-    return grids;
-}
-
 void check(const Settings& s) {
     const auto& st = s.cascade.stage;
     require(!s.crops.positive_dirs.empty(), "pos", "is required");
