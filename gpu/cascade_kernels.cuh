@@ -19,7 +19,13 @@
 //                                            lanes of a warp per survivor (2-16; gpu/warp_responses.cuh LaneTeam):
 //                                            Haar's group of stages 4-5, some 100 trees over 2.6% of the windows,
 //                                            too few threads one per window to fill the GPU, each a long chain of
-//                                            dependent loads (kNoWarpGroup: never)
+//                                            dependent loads (kNoWarpGroup: never). kTeamLanes kLanesFromCount:
+//                                            every group after the first with as many lanes (1-32) as its
+//                                            survivor count and stage lengths make best (lanes_for, on the
+//                                            device; the covariance family), kFirstWarpGroup and kFirstBlockGroup
+//                                            then only concern the shared-memory strategy; with kFirstTeamGroup
+//                                            0 the first group too, on every window position as a list
+//                                            (EveryPosition) instead of in tiles
 //   static constexpr int kFirstBlockGroup;   from this group on (at least kFirstWarpGroup) a block of 256 threads
 //                                            per survivor, computing a stage side by side: Haar's last group, the
 //                                            few windows that go deep, a stage of up to 211 trees in one step
@@ -88,27 +94,56 @@ __global__ void __launch_bounds__(kFirstGroupThreads)
     Compactor::push(temp, survives, s, out.list, out.count);
 }
 
-// Group [begin, end) on a survivor list, a fixed grid looping over it (its length is only known on the
-// device): kLanes threads per survivor: one, a team of Source::kTeamLanes lanes of a warp (a group from
-// Source::kFirstTeamGroup on), a warp (from Source::kFirstWarpGroup on) or the block (from
-// Source::kFirstBlockGroup on); the first of them offers it to the compactor.
-template <class Source, class Compactor, int kLanes>
-__global__ void __launch_bounds__(kFirstGroupThreads) survivor_kernel(Source src, LevelsRef lv, int begin, int end,
-                                                                      const Survivor* in, const int* in_count,
-                                                                      ListRef out) {
-    static_assert(kLanes == 1 || (kLanes <= 32 && 32 % kLanes == 0) || kLanes == kFirstGroupThreads,
+// What a group after the first reads: the survivor list of the group before.
+struct SurvivorList {
+    const Survivor* list;
+    const int* count;
+    __device__ __forceinline__ int size(const LevelsRef&) const { return *count; }
+    __device__ __forceinline__ Survivor at(const LevelsRef&, int i) const { return list[i]; }
+    __device__ __forceinline__ void record(int, int) const {}
+};
+
+// What a first group read as a list reads (a source's kFirstTeamGroup 0): every window position, in the frame's
+// numbering of positions (GpuLevel::first_position), so that no lane idles past a level's last column as in a
+// tile; with OpenCV's scan rule it records which positions stage 0 rejected, as first_group_kernel does.
+struct EveryPosition {
+    std::uint8_t* stage0_rejected;
+    __device__ __forceinline__ int size(const LevelsRef& lv) const {
+        const GpuLevel& last = lv.levels[lv.count - 1];
+        return last.first_position + last.grid_width * last.grid_height;
+    }
+    __device__ __forceinline__ Survivor at(const LevelsRef& lv, int i) const {
+        const int li = find_level(lv.levels, lv.count, i, &GpuLevel::first_position);
+        const GpuLevel& l = lv.levels[li];
+        const int p = i - l.first_position, gx = p % l.grid_width, gy = p / l.grid_width;
+        return {static_cast<std::uint16_t>(gx * l.step), static_cast<std::uint16_t>(gy * l.step), li, 0.0};
+    }
+    __device__ __forceinline__ void record(int i, int reached) const {
+        if (stage0_rejected) stage0_rejected[i] = reached == 0;
+    }
+};
+
+// kLanes for survivor_kernel: lanes per survivor chosen on the device from the survivor count (lanes_for), one
+// kernel for every width (RuntimeLaneTeam).
+constexpr int kLanesFromCount = 0;
+
+// Group [begin, end) on n windows of `in` (SurvivorList, EveryPosition), a fixed grid looping over them (their
+// number is only known on the device): `lanes` threads per window (kLanes, or lanes_for's): one, a team of that
+// many lanes of a warp, or the block; the first of them offers it to the compactor.
+template <class Source, class Compactor, int kLanes, class Input>
+__device__ __forceinline__ void run_survivors(const Source& src, const typename Source::View& view, const LevelsRef& lv,
+                                              int begin, int end, const Input& in, int n, int lanes, const ListRef& out,
+                                              typename Compactor::TempStorage& temp, double* responses) {
+    static_assert(kLanes == kLanesFromCount || kLanes == 1 || (kLanes <= 32 && 32 % kLanes == 0) ||
+                      kLanes == kFirstGroupThreads,
                   "a thread, a part of a warp, a warp or the block");
-    constexpr int kPerBlock = kFirstGroupThreads / kLanes;
-    __shared__ typename Compactor::TempStorage temp;
-    __shared__ double responses[kLanes == kFirstGroupThreads ? kLanes : 1];  // the block's (BlockTeam)
-    const int n = *in_count;
-    const typename Source::View view = src.view();
-    for (int first = blockIdx.x * kPerBlock; first < n; first += gridDim.x * kPerBlock) {  // uniform per block
-        const int i = first + static_cast<int>(threadIdx.x) / kLanes;
+    const int per_block = kFirstGroupThreads / lanes;
+    for (int first = blockIdx.x * per_block; first < n; first += gridDim.x * per_block) {  // uniform per block
+        const int i = first + static_cast<int>(threadIdx.x) / lanes;
         Survivor s{};
         bool survives = false;
         if (i < n) {  // uniform per survivor's lanes
-            s = in[i];
+            s = in.at(lv, i);
             if (s.level & kAcceptedEarly) {
                 survives = true;
                 if (end == view.num_stages) s.level &= ~kAcceptedEarly;
@@ -119,6 +154,9 @@ __global__ void __launch_bounds__(kFirstGroupThreads) survivor_kernel(Source src
                     with_thread_view(src, end, [&](const typename Source::View& v) {
                         reached = run_group(src, v, sampler, s.x, s.y, begin, end, s.sum);
                     });
+                else if constexpr (kLanes == kLanesFromCount)
+                    reached = run_group_team(src, view, sampler, s.x, s.y, begin, end, s.sum,
+                                             RuntimeLaneTeam{lanes, exact_sums(src)});
                 else if constexpr (kLanes <= 32)
                     reached = run_group_team(src, view, sampler, s.x, s.y, begin, end, s.sum,
                                              LaneTeam<kLanes>{exact_sums(src)});
@@ -126,10 +164,48 @@ __global__ void __launch_bounds__(kFirstGroupThreads) survivor_kernel(Source src
                     reached = run_group_team(src, view, sampler, s.x, s.y, begin, end, s.sum,
                                              BlockTeam<kLanes>{responses, exact_sums(src)});
                 survives = goes_on(reached, end, s);
+                if (threadIdx.x % lanes == 0) in.record(i, reached);
             }
         }
-        Compactor::push(temp, survives && threadIdx.x % kLanes == 0, s, out.list, out.count);
+        Compactor::push(temp, survives && threadIdx.x % lanes == 0, s, out.list, out.count);
     }
+}
+
+// Lanes per survivor (1, 2, 4, ... 32) for stages [begin, end) on n survivors, `threads` of them resident: the
+// fewest rounds of weak learners, a round being one weak learner on every resident thread. n * lanes / threads
+// rounded up is how often each thread takes a survivor, and the team computes a stage of c weak learners in
+// c / lanes rounded up (WarpResponses stops at the stage's end); the fewest lanes among equals. A thread per
+// survivor leaves most of the GPU idle where survivors are a little over one thread each or far fewer, a warp
+// wastes most of its lanes on a stage of a few weak learners.
+template <class View>
+__device__ __forceinline__ int lanes_for(const View& view, int begin, int end, int n, int threads) {
+    int best = 1;
+    long long best_rounds = -1;
+    for (int lanes = 1; lanes <= 32; lanes *= 2) {
+        long long per_survivor = 0;
+        for (int s = begin; s < end; ++s) per_survivor += (view.stages[s].count + lanes - 1) / lanes;
+        const long long rounds = (static_cast<long long>(n) * lanes + threads - 1) / threads * per_survivor;
+        if (best_rounds < 0 || rounds < best_rounds) {
+            best = lanes;
+            best_rounds = rounds;
+        }
+    }
+    return best;
+}
+
+// run_survivors with kLanes threads per window, or with lanes_for's (kLanesFromCount: the same in every block,
+// from the number of windows).
+template <class Source, class Compactor, int kLanes, class Input = SurvivorList>
+__global__ void __launch_bounds__(kFirstGroupThreads) survivor_kernel(Source src, LevelsRef lv, int begin, int end,
+                                                                      Input in, ListRef out) {
+    __shared__ typename Compactor::TempStorage temp;
+    __shared__ double responses[kLanes == kFirstGroupThreads ? kLanes : 1];  // the block's (BlockTeam)
+    const int n = in.size(lv);
+    const typename Source::View view = src.view();
+    const int lanes = kLanes != kLanesFromCount
+                          ? kLanes
+                          : lanes_for(view, begin, end, n, static_cast<int>(gridDim.x) * kFirstGroupThreads);
+    run_survivors<Source, Compactor, kLanes>(src, view, lv, begin, end, in, n, lanes, out, temp, responses);
 }
 
 // Blocks of a kernel that loops over survivors: as many as every multiprocessor holds at once (its occupancy),
@@ -192,27 +268,41 @@ void launch_survivors(const Source& src, const LevelsRef& lv, int begin, int end
                       std::size_t g, const ListRef& out, cudaStream_t stream) {
     const auto kernel = survivor_kernel<Source, Compactor, kLanes>;
     static const int blocks = resident_blocks(kernel);
-    kernel<<<blocks, kFirstGroupThreads, 0, stream>>>(src, lv, begin, end, t.lists[(g - 1) % 2], &t.counts[g - 1],
+    kernel<<<blocks, kFirstGroupThreads, 0, stream>>>(src, lv, begin, end, {t.lists[(g - 1) % 2], &t.counts[g - 1]},
                                                       out);
     CASCADE_CUDA_CHECK(cudaGetLastError());
 }
 
+// Whether a source's groups take lanes_for's lanes (kTeamLanes kLanesFromCount).
+template <class Source>
+constexpr bool lanes_from_count() {
+    if constexpr (Source::kFirstTeamGroup < kNoWarpGroup)
+        return Source::kTeamLanes == kLanesFromCount;
+    else
+        return false;
+}
+
 // Group g of a compacting strategy: the source's lanes per survivor for it (a source's kFirst*Group constants;
-// kNoWarpGroup: never, so no kernel of that kind is instantiated for it).
+// kNoWarpGroup: never, so no kernel of that kind is instantiated for it; kLanesFromCount: lanes_for's, one
+// kernel).
 template <class Source, class Compactor>
 void launch_group(const Source& src, const LevelsRef& lv, const std::vector<int>& ends, const CascadeTarget& t,
                   std::size_t g, const ListRef& out, cudaStream_t stream) {
     const int group = static_cast<int>(g), begin = ends[g - 1], end = ends[g];
-    if constexpr (Source::kFirstBlockGroup < kNoWarpGroup)
-        if (group >= Source::kFirstBlockGroup)
-            return launch_survivors<Source, Compactor, kFirstGroupThreads>(src, lv, begin, end, t, g, out, stream);
-    if constexpr (Source::kFirstWarpGroup < kNoWarpGroup)
-        if (group >= Source::kFirstWarpGroup)
-            return launch_survivors<Source, Compactor, 32>(src, lv, begin, end, t, g, out, stream);
-    if constexpr (Source::kFirstTeamGroup < kNoWarpGroup)
-        if (group >= Source::kFirstTeamGroup)
-            return launch_survivors<Source, Compactor, Source::kTeamLanes>(src, lv, begin, end, t, g, out, stream);
-    launch_survivors<Source, Compactor, 1>(src, lv, begin, end, t, g, out, stream);
+    if constexpr (lanes_from_count<Source>()) {
+        launch_survivors<Source, Compactor, kLanesFromCount>(src, lv, begin, end, t, g, out, stream);
+    } else {
+        if constexpr (Source::kFirstBlockGroup < kNoWarpGroup)
+            if (group >= Source::kFirstBlockGroup)
+                return launch_survivors<Source, Compactor, kFirstGroupThreads>(src, lv, begin, end, t, g, out, stream);
+        if constexpr (Source::kFirstWarpGroup < kNoWarpGroup)
+            if (group >= Source::kFirstWarpGroup)
+                return launch_survivors<Source, Compactor, 32>(src, lv, begin, end, t, g, out, stream);
+        if constexpr (Source::kFirstTeamGroup < kNoWarpGroup)
+            if (group >= Source::kFirstTeamGroup)
+                return launch_survivors<Source, Compactor, Source::kTeamLanes>(src, lv, begin, end, t, g, out, stream);
+        launch_survivors<Source, Compactor, 1>(src, lv, begin, end, t, g, out, stream);
+    }
 }
 
 // The first-group kernel, then one survivor kernel per later group, compacting through `Compactor`.
@@ -220,12 +310,20 @@ template <class Source, class Compactor>
 void launch_compacting(const Source& src, const CascadeTarget& t, const KernelTuning& tuning,
                        const std::vector<int>& ends, const char* name, cudaStream_t stream, KernelTimer& timer) {
     const LevelsRef lv{t.levels, t.num_levels};
-    const auto first = first_group_kernel<Source, Compactor>;
-    allow_shared_memory(first, tuning.first_group_bytes);
     timer.begin(std::string(name) + "/0", stream);
-    if (t.tiles > 0)
-        first<<<t.tiles, kFirstGroupThreads, tuning.first_group_bytes, stream>>>(src, lv, ends[0], t.stage0_rejected,
-                                                                                {t.lists[0], &t.counts[0]});
+    if (t.tiles > 0) {
+        if constexpr (lanes_from_count<Source>() && Source::kFirstTeamGroup == 0) {
+            const auto first = survivor_kernel<Source, Compactor, Source::kTeamLanes, EveryPosition>;
+            static const int blocks = resident_blocks(first);
+            first<<<blocks, kFirstGroupThreads, 0, stream>>>(src, lv, 0, ends[0], {t.stage0_rejected},
+                                                             {t.lists[0], &t.counts[0]});
+        } else {
+            const auto first = first_group_kernel<Source, Compactor>;
+            allow_shared_memory(first, tuning.first_group_bytes);
+            first<<<t.tiles, kFirstGroupThreads, tuning.first_group_bytes, stream>>>(
+                src, lv, ends[0], t.stage0_rejected, {t.lists[0], &t.counts[0]});
+        }
+    }
     CASCADE_CUDA_CHECK(cudaGetLastError());
     timer.end(stream);
     for (std::size_t g = 1; g < ends.size(); ++g) {

@@ -8,13 +8,15 @@ namespace cascade::gpu {
 namespace {
 
 // The covariance window source (gpu/cascade_kernels.cuh). A weak learner reads 8 corners of 44 sums and
-// diagonalises an 8x8 matrix (some 30,000 double operations, common/cov_jacobi.hpp), so lanes are spent on
-// weak learners only where survivors are too few to fill the GPU one per thread: one thread per survivor
-// while they are many (the first two groups: 100% and 26% of the windows of pedestrian_cov.xml), four lanes
-// from group 2 on (its stages of 4-7 weak learners; 12% down to 2% of the windows), a warp from group 6 on
-// (1.4% and fewer, stages of 9-17). Groups as CovGpuOptions' compaction points cut them.
+// diagonalises an 8x8 matrix (some 25,000 double operations, common/cov_jacobi.hpp) in 255 registers (one block
+// of 256 threads per SM), so what a group costs is how many weak learners each resident thread runs one after
+// another. Every group, the first too (every window position as a list: no tile's lanes idle past a level's
+// last column), takes the lanes per window that make that fewest (lanes_for: for pedestrian_cov.xml at
+// 1280x960, 2 on the 147,000 positions' first stage of 2 weak learners, 4 on group 1's 26% of them, a little
+// over one resident thread each, 8-32 on the 2% and fewer that reach stages of 7-17 weak learners). The
+// shared-memory strategy keeps a thread per survivor up to group 6, a warp from there.
 struct CovSource : FamilyWindows<CovFamily> {
-    static constexpr int kFirstTeamGroup = 2, kTeamLanes = 4;
+    static constexpr int kFirstTeamGroup = 0, kTeamLanes = kLanesFromCount;
     static constexpr int kFirstWarpGroup = 6;
     static constexpr int kFirstBlockGroup = kNoWarpGroup;
     static constexpr int kSharedThreads = 256;

@@ -18,8 +18,10 @@
 
 namespace cascade::gpu {
 
-// Blocks of the cell and column passes: 256 threads.
+// Blocks of the column pass: 256 threads; of the cell pass: 128 cells (their sums staged in 45 KB of shared
+// memory).
 constexpr int kCovPassThreads = 256;
+constexpr int kCovCellThreads = 128;
 
 struct CovFrameLayout {
     // Levels, window positions and the stacked level images as the HoG detector lays them out, with each level's

@@ -34,6 +34,7 @@ struct LaneTeam {
     static_assert(kWidth >= 2 && kWidth <= 32 && 32 % kWidth == 0, "an aligned part of a warp");
     static constexpr int kLanes = kWidth;
     bool exact_sums = false;
+    __device__ __forceinline__ static int lanes() { return kWidth; }
     __device__ __forceinline__ static int lane() { return static_cast<int>(threadIdx.x % kWidth); }
     __device__ __forceinline__ static unsigned mask() {
         return kWidth == 32 ? 0xffffffffu : ((1u << kWidth) - 1u) << (threadIdx.x % 32 / kWidth * kWidth);
@@ -50,11 +51,30 @@ struct LaneTeam {
 };
 using WarpTeam = LaneTeam<32>;
 
+// LaneTeam of a width chosen at run time (1, 2, 4, ... 32: gpu/cascade_kernels.cuh lanes_for), so that one kernel
+// serves every width instead of one instantiation of the window evaluation per width.
+struct RuntimeLaneTeam {
+    int width;
+    bool exact_sums = false;
+    __device__ __forceinline__ int lanes() const { return width; }
+    __device__ __forceinline__ int lane() const { return static_cast<int>(threadIdx.x) & (width - 1); }
+    __device__ __forceinline__ unsigned mask() const {
+        return width == 32 ? 0xffffffffu : ((1u << width) - 1u) << (static_cast<int>(threadIdx.x) % 32 & ~(width - 1));
+    }
+    __device__ __forceinline__ void publish(double) const {}
+    __device__ __forceinline__ double read(double mine, int lane) const { return __shfl_sync(mask(), mine, lane, width); }
+    __device__ __forceinline__ double sum(double part) const {
+        for (int offset = width / 2; offset > 0; offset /= 2) part += __shfl_xor_sync(mask(), part, offset, width);
+        return part;
+    }
+};
+
 template <int kThreads>
 struct BlockTeam {
     static constexpr int kLanes = kThreads;
     double* responses;  // shared memory, kThreads
     bool exact_sums = false;
+    __device__ __forceinline__ static int lanes() { return kThreads; }
     __device__ __forceinline__ static int lane() { return static_cast<int>(threadIdx.x); }
     __device__ __forceinline__ void publish(double mine) const {
         __syncthreads();  // every thread has read the previous responses
@@ -89,12 +109,12 @@ struct WarpResponses {
     __device__ __forceinline__ double operator()(int i) const {
         if (i < first || i >= limit) {  // the same in every lane
             first = i;
-            limit = min(i + Team::kLanes, num_weaks);
+            limit = min(i + team.lanes(), num_weaks);
             if (stages) {
                 while (stages[stage].first + stages[stage].count <= i) ++stage;
                 limit = min(limit, stages[stage].first + stages[stage].count);
             }
-            const int j = i + Team::lane();
+            const int j = i + team.lane();
             mine = j < limit ? window(j) : 0.f;
             team.publish(mine);
         }
@@ -106,7 +126,7 @@ struct WarpResponses {
     __device__ __forceinline__ bool exact_sums() const { return team.exact_sums; }
     __device__ __forceinline__ double stage_sum(const Stage& st) const {
         double part = 0.0;
-        for (int j = st.first + Team::lane(); j < st.first + st.count; j += Team::kLanes) part += window(j);
+        for (int j = st.first + team.lane(); j < st.first + st.count; j += team.lanes()) part += window(j);
         return team.sum(part);
     }
 };

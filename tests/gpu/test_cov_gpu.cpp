@@ -39,8 +39,7 @@ struct CovCase {
 };
 
 // A random 8-stage cascade calibrated on the first of up to `max_frames` frames, or nothing (SKIP printed). Eight
-// stages of 4: CovGpuOptions' compaction points cut them into 7 groups, so that survivors are evaluated one thread,
-// four lanes and a warp each (gpu/cov_cascade_gpu.cu).
+// stages of 4: CovGpuOptions' compaction points cut them into 7 groups (the detector's own options).
 std::optional<CovCase> cov_case(std::size_t max_frames) {
     if (!test::have_cuda_device()) return std::nullopt;
     const auto dir = test::gpu_data_dir();
@@ -80,6 +79,37 @@ TEST_CASE("cov exact mode: every strategy gives the CPU's raw windows and stage 
     }
     MESSAGE(windows << " CPU windows compared against every strategy; " << survivor_checks << " survivor counts");
     CHECK(windows > 20);  // equality of empty sets proves nothing
+}
+
+// Groups of 2, 1, 3, 5, 9, 17 and 4 + 4 weak learners (a compaction after every stage but the last two): on a few
+// frames' survivors each takes the lanes its stage length makes best (gpu/cascade_kernels.cuh lanes_for: 2, 1, 4,
+// 8, 16, 32 and 4), and the first group runs on every window position as a list (gpu/cov_cascade_gpu.cu).
+TEST_CASE("cov exact mode: groups of 1 to 17 weak learners, each with its lanes, give the CPU's windows") {
+    const auto c = cov_case(2);
+    if (!c) return;
+    const std::vector<int> sizes = {2, 1, 3, 5, 9, 17, 4, 4};
+    const CovCascade model = test::random_cov_cascade(23, sizes, c->frames.front().image.view());
+    const Scan scan{1.05, 8, 1.0};
+    long long windows = 0;
+    for (Compaction s : gpu::concrete_compactions()) {
+        CovGpuOptions o = options_of(scan, s);
+        o.compaction_points.clear();
+        int weaks = 0;
+        for (std::size_t k = 0; k + 2 < sizes.size(); ++k) o.compaction_points.push_back(weaks += sizes[k]);
+        CovGpuDetector detector(model, o);
+        for (const auto& f : c->frames) {
+            ScanStats cpu_stats;
+            auto cpu = detect_windows(model, f.image.view(), params_of(scan), &cpu_stats);
+            std::sort(cpu.begin(), cpu.end(), test::by_rect_then_score);
+            const auto found = detector.detect(f.image.view());
+            INFO(f.label << ", strategy " << gpu::to_string(s));
+            CHECK_MESSAGE(test::equal_windows(found, cpu), test::difference(found, cpu));
+            if (s != Compaction::none) test::check_survivors(detector.last_stats(), cpu_stats);
+            windows += static_cast<long long>(cpu.size());
+        }
+    }
+    MESSAGE(windows << " CPU windows compared, stages of 1 to 17 weak learners");
+    CHECK(windows > 20);
 }
 
 TEST_CASE("cov GPU detector: strides off the 4-pixel grid are refused in one line") {

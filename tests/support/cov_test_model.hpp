@@ -48,15 +48,17 @@ inline CovWeak random_cov_weak(std::mt19937& random, Size window, int k) {
     return w;
 }
 
-// `stages` stages of `per_stage` learners over a `window` window, thresholds calibrated on `image`.
-inline CovCascade random_cov_cascade(unsigned seed, int stages, int per_stage, const GrayView& image,
+// Stages of stage_sizes[s] learners over a `window` window, thresholds calibrated on `image`.
+inline CovCascade random_cov_cascade(unsigned seed, const std::vector<int>& stage_sizes, const GrayView& image,
                                      Size window = {64, 128}, double pass = 0.7) {
     std::mt19937 random(seed);
     CovCascade c;
     c.window = window;
+    const int stages = static_cast<int>(stage_sizes.size());
     for (int s = 0; s < stages; ++s) {
-        c.stages.push_back({static_cast<int>(c.weaks.size()), per_stage, 0.f});
-        for (int k = 0; k < per_stage; ++k) c.weaks.push_back(random_cov_weak(random, window, k));
+        const int size = stage_sizes[static_cast<std::size_t>(s)];
+        c.stages.push_back({static_cast<int>(c.weaks.size()), size, 0.f});
+        for (int k = 0; k < size; ++k) c.weaks.push_back(random_cov_weak(random, window, k));
     }
     CovPlanes planes;
     compute_cov_planes(image, planes);
@@ -76,6 +78,12 @@ inline CovCascade random_cov_cascade(unsigned seed, int stages, int per_stage, c
         c.stages[static_cast<std::size_t>(s)].threshold = static_cast<float>(sums[k]);
     }
     return c;
+}
+
+// `stages` stages of `per_stage` learners.
+inline CovCascade random_cov_cascade(unsigned seed, int stages, int per_stage, const GrayView& image,
+                                     Size window = {64, 128}, double pass = 0.7) {
+    return random_cov_cascade(seed, std::vector<int>(static_cast<std::size_t>(stages), per_stage), image, window, pass);
 }
 
 }  // namespace cascade::test
