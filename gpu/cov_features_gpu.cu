@@ -12,24 +12,21 @@ namespace cascade::gpu {
 CovFrameLayout make_cov_layout(Size frame, Size window, const PyramidParams& params, const ScanRule& rule) {
     CovFrameLayout out;
     out.hog = make_hog_layout(frame, window, params, rule);
-    long long corners = 0, cells = 0, rows = 0, strips = 0;
+    long long corners = 0, rows = 0, strips = 0;
     for (GpuLevel& g : out.hog.base.gpu) {
         const int columns = g.width / kCovGrid + 1, corner_rows = g.height / kCovGrid + 1;
         g.integral_offset = static_cast<int>(corners);
         g.integral_stride = columns;
         GpuLevel p = g;
-        p.first_tile = static_cast<int>(cells);
         p.first_row = static_cast<int>(rows);
         p.first_strip = static_cast<int>(strips);
         out.passes.push_back(p);
         corners += static_cast<long long>(columns) * corner_rows;
-        cells += (static_cast<long long>(columns - 1) * (corner_rows - 1) + kCovCellThreads - 1) / kCovCellThreads;
         rows += corner_rows - 1;
         strips += (static_cast<long long>(columns) * kCovPlanes + kCovPassThreads - 1) / kCovPassThreads;
         if (corners > std::numeric_limits<int>::max()) throw std::length_error("frame too large: covariance integrals");
     }
     out.corners = corners;
-    out.cell_blocks = static_cast<int>(cells);
     out.row_blocks = static_cast<int>(rows);
     out.strip_blocks = static_cast<int>(strips);
     return out;
@@ -41,38 +38,42 @@ __device__ __forceinline__ std::int64_t* level_corners(const CovFeatureTarget& t
     return t.integrals + static_cast<std::size_t>(l.integral_offset) * kCovPlanes;
 }
 
-// One thread per cell: the sums of its kCovGrid x kCovGrid pixels into its lower-right corner. The block's
-// cells are consecutive in the level's rows, so are their corners but at a row's end: the sums are staged in
-// shared memory and the block writes them word after word (a thread writing its own 44 words, 352 bytes apart
-// from its neighbours', touched four times the bytes in every store).
-__global__ void __launch_bounds__(kCovCellThreads) cell_kernel(CovFeatureTarget t) {
+// One block per row of cells, kCovCellThreads cells at a time (one thread each: the sums of its kCovGrid x
+// kCovGrid pixels), staged in shared memory; a thread per plane then adds them along the row (from the running
+// sums of the cells before) and the block writes the corners below the cells word after word (a thread writing its
+// own 44 words, 352 bytes from its neighbours', touched four times the bytes in every store). So the corner rows
+// hold their running sums along the row when written, without a row pass over them.
+__global__ void __launch_bounds__(kCovCellThreads) cell_row_kernel(CovFeatureTarget t) {
     constexpr int kPitch = kCovPlanes + 1;  // odd: 16 lanes' staged cells start in 16 different bank pairs
     __shared__ std::int64_t staged[kCovCellThreads * kPitch];
-    const int li = find_level(t.passes, t.num_levels, blockIdx.x, &GpuLevel::first_tile);
+    const int li = find_level(t.passes, t.num_levels, blockIdx.x, &GpuLevel::first_row);
     const GpuLevel l = t.levels[li];
-    const int columns = l.integral_stride, cells_x = columns - 1, cells_y = l.height / kCovGrid;
-    const int first = (blockIdx.x - t.passes[li].first_tile) * kCovCellThreads;
-    const int count = min(kCovCellThreads, cells_x * cells_y - first);  // the block's cells
-    if (static_cast<int>(threadIdx.x) < count) {
-        const int cell = first + static_cast<int>(threadIdx.x), cx = cell % cells_x, cy = cell / cells_x;
-        // first_row of the frame layout: the level's first row in the stacked images.
-        const GrayView image{t.pixels + static_cast<std::size_t>(l.first_row) * t.pitch, l.width, l.height, t.pitch};
-        std::int64_t sums[kCovPlanes] = {};
-        int f[kCovFeatures];
-        for (int dy = 0; dy < kCovGrid; ++dy)
-            for (int dx = 0; dx < kCovGrid; ++dx) {
-                cov_pixel_features(image, cx * kCovGrid + dx, cy * kCovGrid + dy, f);
-                add_cov_pixel(f, sums);
-            }
+    const int cells_x = l.integral_stride - 1, cy = blockIdx.x - t.passes[li].first_row;
+    // first_row of the frame layout: the level's first row in the stacked images.
+    const GrayView image{t.pixels + static_cast<std::size_t>(l.first_row) * t.pitch, l.width, l.height, t.pitch};
+    std::int64_t* corners = level_corners(t, l) + (static_cast<std::size_t>(cy + 1) * l.integral_stride + 1) * kCovPlanes;
+    std::int64_t carry = 0;  // plane threadIdx.x's sum over the cells before the chunk
+    for (int first = 0; first < cells_x; first += kCovCellThreads) {
+        const int count = min(kCovCellThreads, cells_x - first);
+        if (static_cast<int>(threadIdx.x) < count) {
+            const int cx = first + static_cast<int>(threadIdx.x);
+            std::int64_t sums[kCovPlanes] = {};
+            int f[kCovFeatures];
+            for (int dy = 0; dy < kCovGrid; ++dy)
+                for (int dx = 0; dx < kCovGrid; ++dx) {
+                    cov_pixel_features(image, cx * kCovGrid + dx, cy * kCovGrid + dy, f);
+                    add_cov_pixel(f, sums);
+                }
 #pragma unroll
-        for (int k = 0; k < kCovPlanes; ++k) staged[threadIdx.x * kPitch + k] = sums[k];
-    }
-    __syncthreads();
-    std::int64_t* corners = level_corners(t, l);
-    for (int w = threadIdx.x; w < count * kCovPlanes; w += kCovCellThreads) {
-        const int cell = first + w / kCovPlanes, k = w % kCovPlanes;
-        const std::size_t corner = static_cast<std::size_t>(cell / cells_x + 1) * columns + cell % cells_x + 1;
-        corners[corner * kCovPlanes + k] = staged[(w / kCovPlanes) * kPitch + k];
+            for (int k = 0; k < kCovPlanes; ++k) staged[threadIdx.x * kPitch + k] = sums[k];
+        }
+        __syncthreads();
+        if (threadIdx.x < kCovPlanes)
+            for (int c = 0; c < count; ++c) staged[c * kPitch + threadIdx.x] = carry += staged[c * kPitch + threadIdx.x];
+        __syncthreads();
+        for (int w = threadIdx.x; w < count * kCovPlanes; w += kCovCellThreads)
+            corners[static_cast<std::size_t>(first) * kCovPlanes + w] = staged[(w / kCovPlanes) * kPitch + w % kCovPlanes];
+        __syncthreads();  // staged is refilled by the next chunk
     }
 }
 
@@ -94,16 +95,6 @@ __device__ __forceinline__ void running_sums(std::int64_t* p, std::size_t step, 
     }
 }
 
-// One block per corner row after row 0, one thread per plane: running sums along the row.
-__global__ void row_kernel(CovFeatureTarget t) {
-    const int li = find_level(t.passes, t.num_levels, blockIdx.x, &GpuLevel::first_row);
-    if (threadIdx.x >= kCovPlanes) return;
-    const GpuLevel l = t.levels[li];
-    const int row = blockIdx.x - t.passes[li].first_row + 1;
-    std::int64_t* p = level_corners(t, l) + static_cast<std::size_t>(row) * l.integral_stride * kCovPlanes + threadIdx.x;
-    running_sums(p + kCovPlanes, kCovPlanes, l.integral_stride - 1);
-}
-
 // One thread per corner column and plane (consecutive threads: consecutive words): running sums down the column.
 __global__ void __launch_bounds__(kCovPassThreads) column_kernel(CovFeatureTarget t) {
     const int li = find_level(t.passes, t.num_levels, blockIdx.x, &GpuLevel::first_strip);
@@ -117,12 +108,8 @@ __global__ void __launch_bounds__(kCovPassThreads) column_kernel(CovFeatureTarge
 }  // namespace
 
 void build_cov_integrals(const CovFeatureTarget& t, cudaStream_t stream, KernelTimer& timer) {
-    timer.begin("cov_cells", stream);
-    if (t.cell_blocks > 0) cell_kernel<<<t.cell_blocks, kCovCellThreads, 0, stream>>>(t);
-    CASCADE_CUDA_CHECK(cudaGetLastError());
-    timer.end(stream);
-    timer.begin("cov_rows", stream);
-    if (t.row_blocks > 0) row_kernel<<<t.row_blocks, 64, 0, stream>>>(t);
+    timer.begin("cov_cells_rows", stream);
+    if (t.row_blocks > 0) cell_row_kernel<<<t.row_blocks, kCovCellThreads, 0, stream>>>(t);
     CASCADE_CUDA_CHECK(cudaGetLastError());
     timer.end(stream);
     timer.begin("cov_columns", stream);

@@ -1,10 +1,10 @@
 // The covariance detector's per-frame planes on the device (host side; kernels in cov_features_gpu.cu), every
 // pyramid level in each launch: the level images as the HoG detector stacks them (gpu/hog_features_gpu.hpp's
 // resample_exact / resample_texture), then the int64 integrals at the corners of the kCovGrid grid
-// (common/cov_features.hpp's layout): a cell pass (one thread per 4x4 cell: its 16 pixels' features by
-// cov_pixel_features, the CPU's function, summed into its lower-right corner), a row pass (one thread per corner
-// row and plane, a running sum along the row) and a column pass (one thread per corner column and plane, down
-// the column). Integer sums in any order: the CPU's bits.
+// (common/cov_features.hpp's layout): a cell and row pass (a block per row of 4x4 cells, a thread per cell: its 16
+// pixels' features by cov_pixel_features, the CPU's function, summed; then running sums of the cells along the
+// row, written into the corners below them) and a column pass (one thread per corner column and plane, down the
+// column). Integer sums in any order: the CPU's bits.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -18,8 +18,8 @@
 
 namespace cascade::gpu {
 
-// Blocks of the column pass: 256 threads; of the cell pass: 128 cells (their sums staged in 45 KB of shared
-// memory).
+// Blocks of the column pass: 256 threads; of the cell and row pass: 128 cells at a time (their sums staged in
+// 45 KB of shared memory).
 constexpr int kCovPassThreads = 256;
 constexpr int kCovCellThreads = 128;
 
@@ -28,11 +28,11 @@ struct CovFrameLayout {
     // integral_offset the index of its corner (0, 0) in the frame's corner buffer and integral_stride its corners
     // per row (width / kCovGrid + 1).
     HogFrameLayout hog;
-    // The passes' block numbering per level (find_level): first_tile (cell pass), first_row (row pass, one block
-    // per corner row after row 0), first_strip (column pass).
+    // The passes' block numbering per level (find_level): first_row (cell and row pass, one block per row of
+    // cells), first_strip (column pass).
     std::vector<GpuLevel> passes;
     long long corners = 0;  // in the frame's buffer, kCovPlanes int64 each
-    int cell_blocks = 0, row_blocks = 0, strip_blocks = 0;
+    int row_blocks = 0, strip_blocks = 0;
 };
 
 // requires: as make_hog_layout; rule.stride a multiple of kCovGrid.
@@ -42,7 +42,7 @@ struct CovFeatureTarget {
     const GpuLevel* levels;  // device copy of CovFrameLayout::hog.base.gpu
     const GpuLevel* passes;  // device copy of CovFrameLayout::passes
     int num_levels;
-    int cell_blocks, row_blocks, strip_blocks;
+    int row_blocks, strip_blocks;
     int pitch;                    // of the stacked level images
     const std::uint8_t* pixels;   // the stacked level images
     std::int64_t* integrals;      // corners x kCovPlanes; row 0 and column 0 of every level zeroed once

@@ -48,9 +48,8 @@ private:
             resample_exact(pixels, frame.pixels, frame.taps_x, frame.taps_y, stream(), timer);
         else
             resample_texture(pixels, frame.texture, base.frame, stream(), timer);
-        build_cov_integrals({frame.levels, passes_.get(), static_cast<int>(base.gpu.size()), layout_.cell_blocks,
-                             layout_.row_blocks, layout_.strip_blocks, layout_.hog.pitch, pixels_.get(),
-                             integrals_.get()},
+        build_cov_integrals({frame.levels, passes_.get(), static_cast<int>(base.gpu.size()), layout_.row_blocks,
+                             layout_.strip_blocks, layout_.hog.pitch, pixels_.get(), integrals_.get()},
                             stream(), timer);
     }
 

@@ -58,14 +58,14 @@ public:
     }
     std::vector<gpu::KernelTime> kernel_rows(const std::vector<gpu::KernelTime>& kernels,
                                              double transfers_ms) const override {
-        const std::vector<std::string> steps = {"resample", "feature cells", "integral rows + columns",
+        const std::vector<std::string> steps = {"resample", "cells + integral rows", "integral columns",
                                                 "early stages", "late stages", "stages (one kernel)"};
         std::vector<double> ms(steps.size(), 0.0);
         for (const auto& k : kernels) {
             std::size_t step = 4;
             if (k.name == "resample") step = 0;
-            else if (k.name == "cov_cells") step = 1;
-            else if (k.name == "cov_rows" || k.name == "cov_columns") step = 2;
+            else if (k.name == "cov_cells_rows") step = 1;
+            else if (k.name == "cov_columns") step = 2;
             else if (k.name == "cascade_shared") step = 5;
             else if (k.name.size() >= 2 && k.name.compare(k.name.size() - 2, 2, "/0") == 0) step = 3;
             ms[step] += k.ms;

@@ -90,22 +90,25 @@ TEST_CASE("cov exact mode: groups of 1 to 17 weak learners, each with its lanes,
     const std::vector<int> sizes = {2, 1, 3, 5, 9, 17, 4, 4};
     const CovCascade model = test::random_cov_cascade(23, sizes, c->frames.front().image.view());
     const Scan scan{1.05, 8, 1.0};
-    long long windows = 0;
+    std::vector<CovGpuDetector> detectors;
     for (Compaction s : gpu::concrete_compactions()) {
         CovGpuOptions o = options_of(scan, s);
         o.compaction_points.clear();
         int weaks = 0;
         for (std::size_t k = 0; k + 2 < sizes.size(); ++k) o.compaction_points.push_back(weaks += sizes[k]);
-        CovGpuDetector detector(model, o);
-        for (const auto& f : c->frames) {
-            ScanStats cpu_stats;
-            auto cpu = detect_windows(model, f.image.view(), params_of(scan), &cpu_stats);
-            std::sort(cpu.begin(), cpu.end(), test::by_rect_then_score);
-            const auto found = detector.detect(f.image.view());
-            INFO(f.label << ", strategy " << gpu::to_string(s));
+        detectors.emplace_back(model, o);
+    }
+    long long windows = 0;
+    for (const auto& f : c->frames) {
+        ScanStats cpu_stats;
+        auto cpu = detect_windows(model, f.image.view(), params_of(scan), &cpu_stats);
+        std::sort(cpu.begin(), cpu.end(), test::by_rect_then_score);
+        windows += static_cast<long long>(cpu.size());
+        for (auto& d : detectors) {
+            const auto found = d.detect(f.image.view());
+            INFO(f.label << ", strategy " << gpu::to_string(d.last_stats().strategy));
             CHECK_MESSAGE(test::equal_windows(found, cpu), test::difference(found, cpu));
-            if (s != Compaction::none) test::check_survivors(detector.last_stats(), cpu_stats);
-            windows += static_cast<long long>(cpu.size());
+            if (d.last_stats().strategy != Compaction::none) test::check_survivors(d.last_stats(), cpu_stats);
         }
     }
     MESSAGE(windows << " CPU windows compared, stages of 1 to 17 weak learners");
