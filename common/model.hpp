@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "common/geometry.hpp"
+#include "common/hd.hpp"
 
 namespace cascade {
 
@@ -86,7 +87,9 @@ constexpr std::int32_t kHogDescriptorIntegral = 0;
 constexpr std::int32_t kHogDescriptorDalalTriggs = 1;
 constexpr std::int32_t kHogDescriptorDalalTriggsGamma = 2;
 
-constexpr bool is_dalal_triggs(std::int32_t descriptor) {
+// Read by the window evaluator on the GPU too (a host-only function called there gives no error, only a warning
+// and a wrong answer).
+CASCADE_HD constexpr bool is_dalal_triggs(std::int32_t descriptor) {
     return descriptor == kHogDescriptorDalalTriggs || descriptor == kHogDescriptorDalalTriggsGamma;
 }
 
