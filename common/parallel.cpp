@@ -17,7 +17,11 @@ void parallel_for(int n, const std::function<void(int)>& task, int threads) {
         return;
     }
     std::atomic<int> next{0};
+    // The failure of the lowest index is rethrown, whatever the threads' timing: indices are handed out in order
+    // and every one below a failing index has been handed out and runs to its end, so the same input always
+    // gives the same error (the first bad file of a list, not whichever a thread met first).
     std::exception_ptr failure;
+    int failed_at = n;
     std::mutex failure_mutex;
     auto worker = [&] {
         for (int i = next++; i < n; i = next++) {
@@ -25,7 +29,10 @@ void parallel_for(int n, const std::function<void(int)>& task, int threads) {
                 task(i);
             } catch (...) {
                 std::lock_guard<std::mutex> lock(failure_mutex);
-                if (!failure) failure = std::current_exception();
+                if (i < failed_at) {
+                    failed_at = i;
+                    failure = std::current_exception();
+                }
                 next = n;
             }
         }

@@ -1,5 +1,6 @@
 // parallel_for over [0, n) on all cores (or `threads`), handing out indices one at a time so that uneven
-// tasks (big and small pyramid levels) balance. Exceptions from tasks are rethrown in the caller.
+// tasks (big and small pyramid levels) balance. A task's exception stops the handing out; the caller gets
+// the exception of the lowest index that threw.
 #pragma once
 
 #include <functional>
