@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 
+#include "common/lbp_uniform.hpp"
 #include "common/model.hpp"
 
 namespace cascade::train::lbp {
@@ -15,8 +16,7 @@ struct CodeBins {
     int count = 0;                              // bins 0 .. count-1
 };
 
-// Bins of `count` codes: 256 (every code its own bin) or 59 (uniform LBP, Ojala et al. 2002: the 58 codes with
-// at most two 0/1 transitions around the circle of cells get a bin each, the other 198 share one).
+// Bins of `count` codes: 256 (every code its own bin) or 59 (uniform LBP: common/lbp_uniform.hpp's bins).
 // Requires 256 or 59.
 CodeBins code_bins(int count);
 
