@@ -127,6 +127,10 @@ struct EveryPosition {
 // kernel for every width (RuntimeLaneTeam).
 constexpr int kLanesFromCount = 0;
 
+// Whether `lanes` threads split a warp evenly. A function, because nvcc warns of the modulo by zero in the
+// static_assert below for kLanesFromCount (0) although || never evaluates it.
+__host__ __device__ constexpr bool divides_warp(int lanes) { return lanes > 0 && lanes <= 32 && 32 % lanes == 0; }
+
 // Group [begin, end) on n windows of `in` (SurvivorList, EveryPosition), a fixed grid looping over them (their
 // number is only known on the device): `lanes` threads per window (kLanes, or lanes_for's): one, a team of that
 // many lanes of a warp, or the block; the first of them offers it to the compactor.
@@ -134,8 +138,7 @@ template <class Source, class Compactor, int kLanes, class Input>
 __device__ __forceinline__ void run_survivors(const Source& src, const typename Source::View& view, const LevelsRef& lv,
                                               int begin, int end, const Input& in, int n, int lanes, const ListRef& out,
                                               typename Compactor::TempStorage& temp, double* responses) {
-    static_assert(kLanes == kLanesFromCount || kLanes == 1 || (kLanes <= 32 && 32 % kLanes == 0) ||
-                      kLanes == kFirstGroupThreads,
+    static_assert(kLanes == kLanesFromCount || kLanes == 1 || divides_warp(kLanes) || kLanes == kFirstGroupThreads,
                   "a thread, a part of a warp, a warp or the block");
     const int per_block = kFirstGroupThreads / lanes;
     for (int first = blockIdx.x * per_block; first < n; first += gridDim.x * per_block) {  // uniform per block
