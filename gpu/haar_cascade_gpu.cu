@@ -42,19 +42,25 @@ struct HaarFactors {
     bool known;
 };
 
-// What a Haar window reads, as HaarIntegralView.
+// What a Haar window reads, as HaarIntegralView. kTilted false: the cascade has no tilted feature (no tilted
+// table; `tilted` is the sums), and its windows skip each feature's test of its kind (common/haar_eval.hpp
+// ReadsTilted).
+template <bool Tilted>
 struct HaarTables {
+    static constexpr bool kTilted = Tilted;
     HaarTable sums, squares, tilted;
     HaarFactors factors;
 };
 
-__device__ __forceinline__ bool kept_factor(const HaarTables& t, int x, int y, float& factor) {
+template <bool Tilted>
+__device__ __forceinline__ bool kept_factor(const HaarTables<Tilted>& t, int x, int y, float& factor) {
     if (!t.factors.known) return false;
     factor = __ldg(t.factors.at + (y * t.factors.stride + x));
     return true;
 }
 
-__device__ __forceinline__ void keep_factor(const HaarTables& t, int x, int y, float factor) {
+template <bool Tilted>
+__device__ __forceinline__ void keep_factor(const HaarTables<Tilted>& t, int x, int y, float factor) {
     if (!t.factors.known && t.factors.at) t.factors.at[y * t.factors.stride + x] = factor;
 }
 
@@ -73,7 +79,10 @@ __device__ __forceinline__ void keep_factor(const HaarTables& t, int x, int y, f
 // Measured and left out (docs/benchmarks.md): a warp per survivor from group 1 (group 1 0.12 -> 0.8 ms) or 2-3,
 // tiles of the tables in shared memory copied per block as the LBP source's (first group 0.19 -> 0.33 ms), each
 // warp's window staged in shared memory (no faster: the deep groups wait on their chain of dependent loads,
-// not on the L1 cache).
+// not on the L1 cache). kTilted: whether the cascade has tilted features (run_haar_cascade); without, its windows
+// skip each feature's test of its kind, a uniform branch around each rectangle's corners: groups 0-2 at 1080p
+// 0.177 / 0.108 / 0.167 -> 0.165 / 0.095 / 0.150 ms (docs/benchmarks.md).
+template <bool kTilted>
 struct HaarSource : FamilyWindows<HaarFamily> {
     static constexpr int kFirstTeamGroup = 3, kTeamLanes = 8;
     static constexpr int kFirstWarpGroup = 4;
@@ -103,14 +112,14 @@ struct HaarSource : FamilyWindows<HaarFamily> {
     __device__ __forceinline__ HaarTable table(const std::uint32_t* base, const GpuLevel& l) const {
         return {base + l.integral_offset, l.integral_stride};
     }
-    __device__ __forceinline__ HaarTables tables(const GpuLevel& l, bool factors_known) const {
+    __device__ __forceinline__ HaarTables<kTilted> tables(const GpuLevel& l, bool factors_known) const {
         const HaarTable sums = table(planes.sums, l);  // in place of tilted when no feature reads it
         return {sums, table(planes.squares, l), planes.tilted ? table(planes.tilted, l) : sums,
                 {planes.factors + l.integral_offset, l.integral_stride, factors_known}};
     }
     // Survivors: their factors were kept by the first group (or the shared-memory strategy's block).
-    __device__ __forceinline__ HaarTables level(const GpuLevel& l) const { return tables(l, true); }
-    __device__ __forceinline__ HaarTables block(const GpuLevel& l, int, int, int, std::uint32_t*) const {
+    __device__ __forceinline__ HaarTables<kTilted> level(const GpuLevel& l) const { return tables(l, true); }
+    __device__ __forceinline__ HaarTables<kTilted> block(const GpuLevel& l, int, int, int, std::uint32_t*) const {
         return tables(l, false);
     }
 };
@@ -119,9 +128,14 @@ struct HaarSource : FamilyWindows<HaarFamily> {
 
 void run_haar_cascade(const HaarPlanes& p, const CascadeTarget& t, const std::vector<int>& ends, Compaction compaction,
                       cudaStream_t stream, KernelTimer& timer) {
-    const HaarSource source{{{p.window, p.policy, t.num_stages}}, p, 1, p.exact_sums, p.constant_stages};
     const KernelTuning tuning{0, 0, -1, 0};
-    launch_cascade(source, t, tuning, ends, compaction, stream, timer);
+    const CascadeShape shape{p.window, p.policy, t.num_stages};
+    if (p.tilted)
+        launch_cascade(HaarSource<true>{{shape}, p, 1, p.exact_sums, p.constant_stages}, t, tuning, ends, compaction,
+                       stream, timer);
+    else
+        launch_cascade(HaarSource<false>{{shape}, p, 1, p.exact_sums, p.constant_stages}, t, tuning, ends,
+                       compaction, stream, timer);
 }
 
 HaarConstantPrefix haar_constant_prefix(const HaarCascade& cascade) {
