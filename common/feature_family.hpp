@@ -6,7 +6,7 @@
 // code, and scan_pyramid, the CPU detectors, the miners and the eval tool take it as it is):
 //   F::Cascade, F::View         the model (model.hpp) and its POD view for host and device (view_of(cascade))
 //   F::Planes                   what one pyramid level needs, in host memory; reusable for the next level
-//   F::build(pixels, planes)    fills `planes` from one level's pixels (host)
+//   F::build(cascade, pixels, planes)  fills `planes` from one level's pixels (host), the planes `cascade` reads
 //   F::Sampler                  what windows read; F::sampler(planes) on the CPU (the GPU builds its own
 //                               samplers of the same planes in device memory)
 //   F::Window<S>                __host__ __device__: F::Window<S>{view, sampler, x, y}(i) is weak learner i's
@@ -40,12 +40,12 @@ struct LbpFamily {
     using Window = LbpWindow<S>;
     static constexpr bool kAllLevelsAtOnce = true;
 
-    static void build(const GrayView& pixels, Planes& planes) { compute_integral(pixels, planes); }
+    static void build(const Cascade&, const GrayView& pixels, Planes& planes) { compute_integral(pixels, planes); }
     static Sampler sampler(const Planes& planes) { return planes.view(); }
 };
 
-// HoG blocks (cascade-train hog): nine integral histograms of gradient orientation per level, and the
-// gradient plane that Dalal-Triggs blocks read.
+// HoG blocks (cascade-train hog): nine integral histograms of gradient orientation per level, the gradient
+// planes that Dalal-Triggs blocks read and, for a model with LBP-histogram learners, the uniform-LBP bin plane.
 struct HogFamily {
     using Cascade = HogCascade;
     using View = HogCascadeView;
@@ -55,8 +55,16 @@ struct HogFamily {
     using Window = HogWindow<S>;
     static constexpr bool kAllLevelsAtOnce = false;  // nine uint32 planes per pixel
 
-    static void build(const GrayView& pixels, Planes& planes) { compute_hog_planes(pixels, planes); }
+    static void build(const Cascade& cascade, const GrayView& pixels, Planes& planes) {
+        compute_hog_planes(pixels, planes, uses_lbp_bins(cascade));
+    }
     static Sampler sampler(const Planes& planes) { return planes.sampler(); }
+};
+
+// HogFamily with the LBP bin plane on every level, whatever the cascade reads (the HoG trainer's miner, whose
+// windows feed a final stage of LBP-histogram learners).
+struct HogLbpFamily : HogFamily {
+    static void build(const Cascade&, const GrayView& pixels, Planes& planes) { compute_hog_planes(pixels, planes, true); }
 };
 
 // Haar features (OpenCV's Haar cascades): integral, squared and tilted integral images per level.
@@ -69,7 +77,7 @@ struct HaarFamily {
     using Window = HaarWindow<S>;
     static constexpr bool kAllLevelsAtOnce = false;  // three uint32 planes per pixel
 
-    static void build(const GrayView& pixels, Planes& planes) { compute_haar_integrals(pixels, planes); }
+    static void build(const Cascade&, const GrayView& pixels, Planes& planes) { compute_haar_integrals(pixels, planes); }
     static Sampler sampler(const Planes& planes) { return planes.view(); }
 };
 
@@ -84,7 +92,7 @@ struct CovFamily {
     using Window = CovWindow<S>;
     static constexpr bool kAllLevelsAtOnce = false;  // 352 bytes per grid corner
 
-    static void build(const GrayView& pixels, Planes& planes) { compute_cov_planes(pixels, planes); }
+    static void build(const Cascade&, const GrayView& pixels, Planes& planes) { compute_cov_planes(pixels, planes); }
     static Sampler sampler(const Planes& planes) { return planes.sampler(); }
 };
 

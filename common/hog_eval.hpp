@@ -31,6 +31,7 @@
 #include "common/hd.hpp"
 #include "common/exact_math.hpp"
 #include "common/hog_features.hpp"
+#include "common/lbp_uniform.hpp"
 #include "common/model.hpp"
 
 namespace cascade {
@@ -99,6 +100,28 @@ inline HogCascadeView view_of(const HogCascade& c) {
     return {c.window, c.policy, static_cast<int>(c.stages.size()), c.stages.data(), c.weaks.data()};
 }
 
+// The bins an LBP-histogram learner whose weights[0] is bin first_bin reads (model.hpp): weights[0 .. n).
+CASCADE_HD constexpr int lbp_learner_bins(int first_bin) {
+    return kLbpUniformBins - first_bin < kHogBlockDims ? kLbpUniformBins - first_bin : kHogBlockDims;
+}
+
+// An LBP-histogram learner's projection for the window at (wx, wy): its weights . sqrt(counts / area) over its
+// bins (lbp_histogram_dot's fixed order), plus its bias.
+template <class Sampler>
+CASCADE_HD float lbp_learner_projection(const Sampler& s, int wx, int wy, const HogWeak& weak) {
+    int counts[kLbpUniformBins];
+    const int side = weak.block.width;
+    lbp_cell_counts(s, wx + weak.block.x, wy + weak.block.y, side, counts);
+    const float dot =
+        lbp_histogram_dot(counts, side * side, weak.weights, weak.first_bin, lbp_learner_bins(weak.first_bin));
+    return exact::add(dot, weak.bias);
+}
+
+template <class Sampler, class = void>
+struct HasLbpBins : std::false_type {};
+template <class Sampler>
+struct HasLbpBins<Sampler, std::void_t<decltype(std::declval<const Sampler&>().lbp_bin(0, 0))>> : std::true_type {};
+
 template <class Sampler, class = void>
 struct HasGradients : std::false_type {};
 template <class Sampler>
@@ -106,6 +129,7 @@ struct HasGradients<Sampler, std::void_t<decltype(std::declval<const Sampler&>()
 
 // Response of weak learner i of a HoG cascade for the window at (x, y). A sampler without gradients reads every
 // block from the integrals; the GPU uses one only for models without Dalal-Triggs learners (hog_gpu_detector.cu).
+// Likewise a sampler without LBP bins serves only models without LBP-histogram learners.
 template <class Sampler>
 struct HogWindow {
     const HogCascadeView& cascade;
@@ -114,6 +138,10 @@ struct HogWindow {
 
     CASCADE_HD float operator()(int i) const {
         const HogWeak& weak = cascade.weaks[i];
+        if constexpr (HasLbpBins<Sampler>::value) {
+            if (weak.descriptor == kHogDescriptorLbpHistogram)
+                return hog_response(weak, lbp_learner_projection(sampler, x, y, weak));
+        }
         float v[kHogBlockDims];
         if constexpr (HasGradients<Sampler>::value) {
             if (is_dalal_triggs(weak.descriptor)) {

@@ -80,10 +80,14 @@ void compute_gradient_plane(const GrayView& image, GradientPlane& out, bool gamm
                 gamma ? hog_gradient_of(image, x, y, corrected) : hog_gradient_of(image, x, y, identity);
 }
 
-void compute_hog_planes(const GrayView& image, HogPlanes& out) {
+void compute_hog_planes(const GrayView& image, HogPlanes& out, bool with_lbp_bins) {
     compute_gradient_plane(image, out.gradients);
     compute_gradient_plane(image, out.gamma_gradients, true);
     compute_hog_integral(out.gradients, out.integral);
+    if (with_lbp_bins)
+        out.lbp_bins = build_lbp_bin_plane(image);
+    else
+        out.lbp_bins = LbpBinPlane{};
 }
 
 }  // namespace cascade

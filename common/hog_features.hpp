@@ -26,6 +26,7 @@
 
 #include "common/hd.hpp"
 #include "common/image.hpp"
+#include "common/lbp_uniform.hpp"
 #include "common/model.hpp"
 
 namespace cascade {
@@ -142,27 +143,34 @@ struct GradientPlane {
 
 void compute_gradient_plane(const GrayView& image, GradientPlane& out, bool gamma = false);
 
-// What the host reads for a HoG window: the integral histograms (at) and the gradient plane (gradient) of one
-// image or pyramid level, the sampler of common/hog_eval.hpp and common/dalal_triggs_descriptor.hpp.
+// What the host reads for a HoG window: the integral histograms (at), the gradient planes (gradient) and the
+// uniform-LBP bins (lbp_bin) of one image or pyramid level, the sampler of common/hog_eval.hpp,
+// common/dalal_triggs_descriptor.hpp and common/lbp_uniform.hpp.
 struct HogSampler {
     HogIntegralView integral;
     GradientView gradients;
     GradientView gamma_gradients;  // of the gamma-corrected levels (hog_gamma)
+    LbpBinView lbp_bins;           // empty (data null) unless the level's planes were built with them
 
     CASCADE_HD std::uint32_t at(int x, int y, int bin) const { return integral.at(x, y, bin); }
     CASCADE_HD GradientPair gradient(int x, int y) const { return gradients.gradient(x, y); }
     CASCADE_HD GradientPair gamma_gradient(int x, int y) const { return gamma_gradients.gradient(x, y); }
+    CASCADE_HD std::uint8_t lbp_bin(int x, int y) const { return lbp_bins.lbp_bin(x, y); }
 };
 
 // A level's HoG planes on the host.
 struct HogPlanes {
     HogIntegral integral;
     GradientPlane gradients, gamma_gradients;
+    LbpBinPlane lbp_bins;  // empty unless built with_lbp_bins
 
-    HogSampler sampler() const { return {integral.view(), gradients.view(), gamma_gradients.view()}; }
+    HogSampler sampler() const {
+        return {integral.view(), gradients.view(), gamma_gradients.view(),
+                lbp_bins.bins.empty() ? LbpBinView{} : lbp_bins.view()};
+    }
 };
 
-// The three planes of `image`.
-void compute_hog_planes(const GrayView& image, HogPlanes& out);
+// The planes of `image`; the LBP bin plane only `with_lbp_bins` (a model with LBP-histogram learners), else empty.
+void compute_hog_planes(const GrayView& image, HogPlanes& out, bool with_lbp_bins = false);
 
 }  // namespace cascade

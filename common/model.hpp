@@ -29,8 +29,8 @@ namespace cascade {
 // Version of the project's XML format (docs/model-format.md). Bumped on any incompatible change.
 // 2: stages may carry an acceptance threshold; 3: HoG weak learners may have real-valued responses;
 // 4: kind haar (Haar trees). 5: HoG descriptor="dalal-triggs". 6: kind cov (region covariance).
-// 7: HoG descriptor="dalal-triggs-gamma".
-constexpr int kModelFormatVersion = 7;
+// 7: HoG descriptor="dalal-triggs-gamma". 8: HoG descriptor="lbp-histogram".
+constexpr int kModelFormatVersion = 8;
 
 enum class SumPolicy : std::uint8_t { per_stage, running };
 
@@ -82,10 +82,14 @@ constexpr int kHogMaxBins = 8;  // most response bins of one weak learner
 // kHogDescriptorIntegral, from the integral histograms (common/hog_eval.hpp, any block of even sides), or
 // kHogDescriptorDalalTriggs, Dalal and Triggs' Gaussian-weighted, trilinear, L2-Hys block from the gradients
 // (common/dalal_triggs_descriptor.hpp, 16x16 blocks only), or kHogDescriptorDalalTriggsGamma, the same from the
-// gradients of the square-root gamma-corrected image (as OpenCV's HOGDescriptor people detector).
+// gradients of the square-root gamma-corrected image (as OpenCV's HOGDescriptor people detector), or
+// kHogDescriptorLbpHistogram, a square cell's uniform-LBP histogram (common/lbp_uniform.hpp; HOG-LBP, Wang, Han and
+// Yan 2009): `block` is the cell, the projection weights . sqrt(counts / area) over bins first_bin .. first_bin + 35
+// (those below 59: a cell's 59 bins take two learners, 0-35 and 36-58, the second's last 13 weights 0), plus bias.
 constexpr std::int32_t kHogDescriptorIntegral = 0;
 constexpr std::int32_t kHogDescriptorDalalTriggs = 1;
 constexpr std::int32_t kHogDescriptorDalalTriggsGamma = 2;
+constexpr std::int32_t kHogDescriptorLbpHistogram = 3;
 
 // Read by the window evaluator on the GPU too (a host-only function called there gives no error, only a warning
 // and a wrong answer).
@@ -102,6 +106,7 @@ struct HogWeak {
     float responses[kHogMaxBins] = {};
     float slope = 0.f;
     std::int32_t descriptor = kHogDescriptorIntegral;
+    std::int32_t first_bin = 0;  // kHogDescriptorLbpHistogram only (0 otherwise): the LBP bin of weights[0]
 };
 
 // Makes `weak` a discrete learner: +vote when its projection is >= 0, else -vote.
@@ -132,6 +137,13 @@ struct HogCascade {
     std::vector<Stage> stages;
     std::vector<HogWeak> weaks;
 };
+
+// True when some learner of `cascade` reads LBP bins: a level's HoG planes then include the bin plane.
+inline bool uses_lbp_bins(const HogCascade& cascade) {
+    for (const HogWeak& w : cascade.weaks)
+        if (w.descriptor == kHogDescriptorLbpHistogram) return true;
+    return false;
+}
 
 // Haar-like feature (OpenCV's Haar cascades): up to three weighted rectangles in window coordinates, upright
 // or tilted by 45 degrees (a tilted rectangle (x, y, w, h) has its top corner at (x, y) and its sides running

@@ -10,6 +10,8 @@
 
 #include "common/error.hpp"
 #include "common/dalal_triggs_descriptor.hpp"
+#include "common/hog_eval.hpp"
+#include "common/lbp_uniform.hpp"
 #include "common/model.hpp"
 
 namespace cascade {
@@ -210,6 +212,23 @@ void validate(const LbpCascade& cascade, const std::string& source) {
     }
 }
 
+namespace {
+
+// An LBP-histogram learner (model.hpp): a square cell, bins from first_bin on, no weight past the last bin.
+void check_lbp_learner(const HogWeak& w, const std::string& where, const std::string& source) {
+    if (w.block.width < 1 || w.block.width != w.block.height)
+        throw InputError(source, where + " is an LBP cell, which is square and at least 1x1");
+    if (w.first_bin < 0 || w.first_bin >= kLbpUniformBins)
+        throw InputError(source, where + ": first bin " + str(w.first_bin) + " is outside 0.." +
+                                     str(kLbpUniformBins - 1));
+    for (int k = lbp_learner_bins(w.first_bin); k < kHogBlockDims; ++k)
+        if (w.weights[k] != 0.f)
+            throw InputError(source, where + ": weight " + str(k) + " is past the last LBP bin (" +
+                                         str(kLbpUniformBins - 1) + ") and must be 0");
+}
+
+}  // namespace
+
 void validate(const HogCascade& cascade, const std::string& source) {
     check_header(cascade.window, cascade.policy, cascade.stages.size(), source);
     check_stages(cascade.stages, cascade.policy, cascade.weaks.size(), source);
@@ -221,10 +240,15 @@ void validate(const HogCascade& cascade, const std::string& source) {
         const std::string where = weak_location(cascade.stages, i) + ": ";
         const std::string block =
             "block (" + str(b.x) + "," + str(b.y) + "," + str(b.width) + "," + str(b.height) + ")";
-        if (b.width < 2 || b.height < 2 || b.width % 2 != 0 || b.height % 2 != 0)
+        if (w.descriptor == kHogDescriptorLbpHistogram)
+            check_lbp_learner(w, where + block, source);
+        else if (b.width < 2 || b.height < 2 || b.width % 2 != 0 || b.height % 2 != 0)
             throw InputError(source, where + block + " needs an even, positive width and height (2x2 cells)");
-        if (w.descriptor != kHogDescriptorIntegral && !is_dalal_triggs(w.descriptor))
-            throw InputError(source, where + "descriptor " + str(w.descriptor) + " is unknown (0, 1 or 2)");
+        if (w.descriptor != kHogDescriptorIntegral && !is_dalal_triggs(w.descriptor) &&
+            w.descriptor != kHogDescriptorLbpHistogram)
+            throw InputError(source, where + "descriptor " + str(w.descriptor) + " is unknown (0, 1, 2 or 3)");
+        if (w.descriptor != kHogDescriptorLbpHistogram && w.first_bin != 0)
+            throw InputError(source, where + "first bin " + str(w.first_bin) + " on a learner without LBP bins");
         if (is_dalal_triggs(w.descriptor) &&
             (b.width != kDalalTriggsBlock || b.height != kDalalTriggsBlock))
             throw InputError(source, where + block + " is a Dalal-Triggs block, which is 16x16");

@@ -94,17 +94,22 @@ void read_hog_response(const XMLElement& w, long long version, HogWeak& weak, co
     weak.slope = w.Attribute("slope") ? float_attribute(w, "slope", source) : 0.f;
 }
 
-// descriptor="dalal-triggs" (version 5), "dalal-triggs-gamma" (version 7) or none: the integral-histogram block.
+// descriptor="dalal-triggs" (version 5), "dalal-triggs-gamma" (version 7), "lbp-histogram" (version 8) or none:
+// the integral-histogram block.
 std::int32_t read_hog_descriptor(const XMLElement& w, long long version, const std::string& source) {
     const char* text = w.Attribute("descriptor");
     if (!text) return kHogDescriptorIntegral;
     if (version < 5) throw InputError(source, at(w) + ": descriptor needs format_version 5 or later");
     if (std::strcmp(text, "dalal-triggs") == 0) return kHogDescriptorDalalTriggs;
-    if (std::strcmp(text, "dalal-triggs-gamma") != 0)
+    const bool gamma = std::strcmp(text, "dalal-triggs-gamma") == 0, lbp = std::strcmp(text, "lbp-histogram") == 0;
+    if (!gamma && !lbp)
         throw InputError(source, at(w) + ": descriptor " + quoted(text) +
-                                     " is not supported (dalal-triggs, dalal-triggs-gamma)");
-    if (version < 7) throw InputError(source, at(w) + ": descriptor dalal-triggs-gamma needs format_version 7 or later");
-    return kHogDescriptorDalalTriggsGamma;
+                                     " is not supported (dalal-triggs, dalal-triggs-gamma, lbp-histogram)");
+    const int needs = gamma ? 7 : 8;
+    if (version < needs)
+        throw InputError(source, at(w) + ": descriptor " + text + " needs format_version " + std::to_string(needs) +
+                                     " or later");
+    return gamma ? kHogDescriptorDalalTriggsGamma : kHogDescriptorLbpHistogram;
 }
 
 void read_hog_weaks(const XMLElement& list, long long version, HogCascade& c, const std::string& source) {
@@ -112,9 +117,15 @@ void read_hog_weaks(const XMLElement& list, long long version, HogCascade& c, co
     for (const XMLElement* w = list.FirstChildElement(); w; w = w->NextSiblingElement()) {
         if (std::strcmp(w->Name(), "hog") != 0)
             throw InputError(source, at(*w) + " is not allowed in the <weak_learners> of a hog model");
-        only_attributes(*w, {"x", "y", "w", "h", "bias", "vote", "cuts", "responses", "slope", "descriptor"}, source);
+        only_attributes(*w, {"x", "y", "w", "h", "bias", "vote", "cuts", "responses", "slope", "descriptor", "first-bin"},
+                        source);
         HogWeak weak;
         weak.descriptor = read_hog_descriptor(*w, version, source);
+        if (w->Attribute("first-bin")) {
+            if (weak.descriptor != kHogDescriptorLbpHistogram)
+                throw InputError(source, at(*w) + ": first-bin belongs to descriptor=\"lbp-histogram\" learners only");
+            weak.first_bin = int_attribute(*w, "first-bin", source);
+        }
         weak.block.x = int_attribute(*w, "x", source);
         weak.block.y = int_attribute(*w, "y", source);
         weak.block.width = int_attribute(*w, "w", source);
@@ -353,6 +364,10 @@ std::string to_xml(const HogCascade& c) {
         append_hog_response(out, w);
         if (w.descriptor == kHogDescriptorDalalTriggs) out += " descriptor=\"dalal-triggs\"";
         if (w.descriptor == kHogDescriptorDalalTriggsGamma) out += " descriptor=\"dalal-triggs-gamma\"";
+        if (w.descriptor == kHogDescriptorLbpHistogram) {
+            out += " descriptor=\"lbp-histogram\"";
+            append_attr(out, "first-bin", static_cast<long long>(w.first_bin));
+        }
         out += ">";
         for (int k = 0; k < kHogBlockDims; ++k) {
             if (k > 0) out += ' ';

@@ -13,7 +13,7 @@ namespace cascade {
 namespace {
 
 static_assert(sizeof(PackedHeader) == 48, "the packed header is part of the file format");
-static_assert(sizeof(Stage) == 16 && sizeof(LbpWeak) == 12 && sizeof(HogWeak) == 236 && sizeof(HaarTree) == 12 &&
+static_assert(sizeof(Stage) == 16 && sizeof(LbpWeak) == 12 && sizeof(HogWeak) == 240 && sizeof(HaarTree) == 12 &&
                   sizeof(HaarNode) == 52,
               "packed records are part of the file format (no padding bytes): bump kPackedVersion when they change");
 static_assert(sizeof(CovWeak) == 496, "packed records are part of the file format: bump kPackedVersion");

@@ -80,7 +80,7 @@ void scan_level_by_level(const typename Family::Cascade& cascade, const GrayView
                 origin = origin_of(visitor, i);
             }
             thread_local typename Family::Planes planes;
-            Family::build(level_pixels(image, level).view(), planes);
+            Family::build(cascade, level_pixels(image, level).view(), planes);
             const LevelPlanes<Family> view{i, level, Family::sampler(planes)};
             auto task = visitor.task();
             const int rows = scan_rows_end(params.rule, level, levels.front().size.width, cascade.window);
@@ -99,7 +99,7 @@ void scan_all_levels_at_once(const typename Family::Cascade& cascade, const Gray
     std::vector<typename Family::Planes> planes(levels.size());
     parallel_for(
         static_cast<int>(levels.size()),
-        [&](int i) { Family::build(level_pixels(image, levels[static_cast<std::size_t>(i)]).view(), planes[i]); },
+        [&](int i) { Family::build(cascade, level_pixels(image, levels[static_cast<std::size_t>(i)]).view(), planes[i]); },
         params.threads);
 
     struct Band {
@@ -135,15 +135,16 @@ void scan_all_levels_at_once(const typename Family::Cascade& cascade, const Gray
 }  // namespace scan_detail
 
 // Requires a validated cascade and params.pyramid.scale_factor > 1. Exceptions of the visitor reach the
-// caller (after the running tasks end).
-template <class Cascade, class Visitor>
+// caller (after the running tasks end). `Family`: the cascade's own (FamilyOf) unless another is named, one whose
+// planes hold more than the cascade reads (HogLbpFamily: a HoG miner keeping windows for LBP learners to come).
+template <class Family = void, class Cascade, class Visitor>
 void scan_pyramid(const Cascade& cascade, const GrayView& image, const ScanParams& params, Visitor& visitor) {
-    using Family = typename FamilyOf<Cascade>::type;
+    using F = std::conditional_t<std::is_void_v<Family>, typename FamilyOf<Cascade>::type, Family>;
     const std::vector<PyramidLevel> levels = pyramid_levels(image.size(), cascade.window, params.pyramid);
-    if (Family::kAllLevelsAtOnce && params.threads != 1)
-        scan_detail::scan_all_levels_at_once<Family>(cascade, image, levels, params, visitor);
+    if (F::kAllLevelsAtOnce && params.threads != 1)
+        scan_detail::scan_all_levels_at_once<F>(cascade, image, levels, params, visitor);
     else
-        scan_detail::scan_level_by_level<Family>(cascade, image, levels, params, visitor);
+        scan_detail::scan_level_by_level<F>(cascade, image, levels, params, visitor);
 }
 
 }  // namespace cascade

@@ -140,7 +140,7 @@ double window_depth_score(const Model& model, const GrayView& image, int x, int 
         [&](const auto& c) {
             using Family = typename FamilyOf<std::decay_t<decltype(c)>>::type;
             typename Family::Planes planes;
-            Family::build(image, planes);
+            Family::build(c, image, planes);
             int work = 0, depth = 0;
             return depth_score_at<Family>(view_of(c), Family::sampler(planes), x, y, span, work, depth);
         },

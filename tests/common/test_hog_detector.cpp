@@ -70,10 +70,89 @@ HogCascade with_dalal_triggs_stage(HogCascade c, unsigned seed, int blocks,
     return c;
 }
 
+// `c` with a last stage of LBP-histogram learners on random 16x16 cells (either half of the bins; some cells
+// 8x8 or 12x12), each a linear term of its projection (as the final SVM's cells), threshold 0.
+HogCascade with_lbp_stage(HogCascade c, unsigned seed, int learners) {
+    std::mt19937 random(seed);
+    std::normal_distribution<float> normal(0.f, 1.f);
+    c.stages.push_back({static_cast<int>(c.weaks.size()), learners, 0.f});
+    for (int k = 0; k < learners; ++k) {
+        HogWeak w;
+        const int side = k % 3 == 0 ? 16 : k % 3 == 1 ? 8 : 12;
+        w.block = {static_cast<int>(random() % static_cast<unsigned>(65 - side)),
+                   static_cast<int>(random() % static_cast<unsigned>(129 - side)), side, side};
+        w.descriptor = kHogDescriptorLbpHistogram;
+        w.first_bin = k % 2 == 0 ? 0 : 36;
+        for (int i = 0; i < lbp_learner_bins(w.first_bin); ++i) w.weights[i] = normal(random);
+        w.bias = 0.5f * normal(random);
+        w.num_cuts = 0;
+        w.slope = 1.f;
+        c.weaks.push_back(w);
+    }
+    validate(c, "random cascade with an LBP-histogram stage");
+    return c;
+}
+
 struct Scan {
     std::vector<Rect> accepted;
     std::int64_t windows = 0, weaks = 0;
 };
+
+// The uniform-LBP bin of an 8-bit code, written independently of common/lbp_uniform.hpp: the rank of the code
+// among the codes with at most two 0/1 transitions around the circle, 58 for the others.
+int naive_uniform_bin(int code) {
+    const auto uniform = [](int c) {
+        int transitions = 0;
+        for (int k = 0; k < 8; ++k) transitions += ((c >> k) & 1) != ((c >> ((k + 1) % 8)) & 1);
+        return transitions <= 2;
+    };
+    if (!uniform(code)) return 58;
+    int rank = 0;
+    for (int c = 0; c < code; ++c) rank += uniform(c) ? 1 : 0;
+    return rank;
+}
+
+// An LBP-histogram learner's projection computed from the pixels in double: each pixel's code from its 8 clamped
+// neighbours (clockwise from the top-left, the first the highest bit, set when >= the centre), the cell's counts,
+// bias + sum of weights times sqrt(count / area).
+double naive_lbp_projection(const GrayView& image, int wx, int wy, const HogWeak& w) {
+    const int dx[8] = {-1, 0, 1, 1, 1, 0, -1, -1}, dy[8] = {-1, -1, -1, 0, 1, 1, 1, 0};
+    std::vector<int> counts(59, 0);
+    for (int y = wy + w.block.y; y < wy + w.block.y + w.block.height; ++y)
+        for (int x = wx + w.block.x; x < wx + w.block.x + w.block.width; ++x) {
+            int code = 0;
+            for (int k = 0; k < 8; ++k) {
+                const int nx = std::clamp(x + dx[k], 0, image.width - 1), ny = std::clamp(y + dy[k], 0, image.height - 1);
+                code = code * 2 + (image.at(nx, ny) >= image.at(x, y) ? 1 : 0);
+            }
+            ++counts[static_cast<std::size_t>(naive_uniform_bin(code))];
+        }
+    double dot = w.bias;
+    for (int i = 0; i < kHogBlockDims && w.first_bin + i < 59; ++i)
+        dot += static_cast<double>(w.weights[i]) *
+               std::sqrt(counts[static_cast<std::size_t>(w.first_bin + i)] / double(w.block.width * w.block.height));
+    return dot;
+}
+
+// Weak learner w's float projection at (x, y) of a level, as the detector computes it, checked against a double
+// computation of the same dot product.
+float checked_projection(const HogPlanes& planes, const GrayView& level, int x, int y, const HogWeak& w) {
+    if (w.descriptor == kHogDescriptorLbpHistogram) {
+        const float p = lbp_learner_projection(planes.sampler(), x, y, w);
+        REQUIRE(std::abs(naive_lbp_projection(level, x, y, w) - p) < 1e-5);
+        return p;
+    }
+    float v[kHogBlockDims];
+    if (is_dalal_triggs(w.descriptor))
+        dalal_triggs_block(planes.sampler(), x, y, w.block, w.descriptor == kHogDescriptorDalalTriggsGamma, v);
+    else
+        hog_block_descriptor(planes.integral.view(), x, y, w.block, v);
+    const float p = hog_projection(w, v);
+    double dot = w.bias;
+    for (int d = 0; d < kHogBlockDims; ++d) dot += static_cast<double>(w.weights[d]) * v[d];
+    REQUIRE(std::abs(dot - p) < 1e-5);  // the float projection is the dot product
+    return p;
+}
 
 // Every window of every level, each weak learner evaluated through its own descriptor, stage sums in double.
 Scan brute_force(const HogCascade& c, const GrayView& image, const ScanParams& params) {
@@ -82,7 +161,7 @@ Scan brute_force(const HogCascade& c, const GrayView& image, const ScanParams& p
         GrayImage scaled(level.size.width, level.size.height);
         resize_linear_exact(image, scaled);
         HogPlanes planes;
-        compute_hog_planes(scaled.view(), planes);
+        compute_hog_planes(scaled.view(), planes, uses_lbp_bins(c));
         for (int y = 0; y + c.window.height <= level.size.height; y += params.rule.stride)
             for (int x = 0; x + c.window.width <= level.size.width; x += params.rule.stride) {
                 ++out.windows;
@@ -90,17 +169,8 @@ Scan brute_force(const HogCascade& c, const GrayView& image, const ScanParams& p
                 for (const Stage& stage : c.stages) {
                     double sum = 0.0;
                     for (int i = stage.first; i < stage.first + stage.count; ++i) {
-                        float v[kHogBlockDims];
-                        if (is_dalal_triggs(c.weaks[i].descriptor))
-                            dalal_triggs_block(planes.sampler(), x, y, c.weaks[i].block,
-                                               c.weaks[i].descriptor == kHogDescriptorDalalTriggsGamma, v);
-                        else
-                            hog_block_descriptor(planes.integral.view(), x, y, c.weaks[i].block, v);
                         const HogWeak& w = c.weaks[i];
-                        const float p = hog_projection(w, v);
-                        double dot = w.bias;
-                        for (int d = 0; d < kHogBlockDims; ++d) dot += static_cast<double>(w.weights[d]) * v[d];
-                        REQUIRE(std::abs(dot - p) < 1e-5);  // the float projection is the dot product
+                        const float p = checked_projection(planes, scaled.view(), x, y, w);
                         int bin = 0;
                         while (bin < w.num_cuts && p >= w.cuts[bin]) ++bin;
                         sum += w.responses[bin] + static_cast<float>(w.slope * p);
@@ -168,6 +238,12 @@ TEST_CASE("the HoG detector runs a last stage of Dalal-Triggs blocks, plain or g
     if (test::kSanitized) images.resize(std::min<std::size_t>(images.size(), 2));  // 116 s for all under ASan
     check_against_brute_force(with_dalal_triggs_stage(random_cascade(7, 4, 3), 8, 6), images);
     check_against_brute_force(with_dalal_triggs_stage(random_cascade(7, 4, 3), 8, 6, kHogDescriptorDalalTriggsGamma), images);
+}
+
+TEST_CASE("the HoG detector runs a last stage of LBP-histogram learners (HOG-LBP) as the brute-force scan does") {
+    const auto images = test::real_images();
+    if (images.empty()) return;
+    check_against_brute_force(with_lbp_stage(with_dalal_triggs_stage(random_cascade(7, 4, 3), 8, 6), 9, 8), images);
 }
 
 TEST_CASE("mean shift merges each cluster of windows into one mode and ignores input order") {

@@ -489,9 +489,56 @@ TEST_CASE("the project's format: HoG learners with a vote (any version) or cuts,
     fails("3", R"(cuts="0 x" responses="1 2 3")", "attribute cuts value 1 'x' is not a number");
     fails("3", R"(cuts="1 0" responses="1 2 3")", "cuts are not in ascending order at cut 1");
     fails("4", R"(vote="1" descriptor="dalal-triggs")", "descriptor needs format_version 5 or later");
-    fails("5", R"(vote="1" descriptor="sobel")", "descriptor 'sobel' is not supported (dalal-triggs, dalal-triggs-gamma)");
+    fails("5", R"(vote="1" descriptor="sobel")",
+          "descriptor 'sobel' is not supported (dalal-triggs, dalal-triggs-gamma, lbp-histogram)");
     fails("6", R"(vote="1" descriptor="dalal-triggs-gamma")", "descriptor dalal-triggs-gamma needs format_version 7 or later");
     fails("5", R"(vote="1" descriptor="dalal-triggs")", "block (8,16,16,32) is a Dalal-Triggs block, which is 16x16");
+}
+
+TEST_CASE("the project's format: LBP-histogram learners (version 8) read, write and refuse bad cells, bins, weights") {
+    // A 16x16 cell at (16, 32) with bins 36-58: 23 weights, then 13 zeros.
+    const std::string square = R"(x="16" y="32" w="16" h="16")";
+    std::string weights;
+    for (int i = 0; i < cascade::kHogBlockDims; ++i) weights += i < 23 ? " 0.5" : " 0";
+    const auto lbp_xml = [&](const std::string& version, const std::string& cell, const std::string& attributes,
+                               const std::string& w) {
+        return "<?xml version=\"1.0\"?>\n<cascade_model format_version=\"" + version +
+               "\" kind=\"hog\" sum_policy=\"per_stage\">\n  <window width=\"64\" height=\"128\"/>\n"
+               "  <stages><stage first=\"0\" count=\"1\" threshold=\"0.5\"/></stages>\n"
+               "  <weak_learners><hog " + cell + R"( bias="0" cuts="" responses="0" slope="1" )" + attributes + ">" + w +
+               "</hog></weak_learners>\n</cascade_model>\n";
+    };
+    const auto model = cascade::load_model_from_string(
+        lbp_xml("8", square, R"(descriptor="lbp-histogram" first-bin="36")", weights), "l.xml");
+    const cascade::HogWeak& w = std::get<cascade::HogCascade>(model.cascade).weaks.at(0);
+    CHECK(w.descriptor == cascade::kHogDescriptorLbpHistogram);
+    CHECK(w.first_bin == 36);
+    CHECK(w.block == cascade::Rect{16, 32, 16, 16});
+    CHECK(w.weights[22] == 0.5f);
+    CHECK(cascade::uses_lbp_bins(std::get<cascade::HogCascade>(model.cascade)));
+    const auto again = cascade::load_model_from_string(cascade::model_xml(model, "l.xml"), "again.xml");
+    const cascade::HogWeak& w2 = std::get<cascade::HogCascade>(again.cascade).weaks.at(0);
+    CHECK(w2.first_bin == 36);
+    CHECK(w2.descriptor == cascade::kHogDescriptorLbpHistogram);
+    CHECK(std::memcmp(&w, &w2, sizeof w) == 0);
+
+    const auto fails = [&](const std::string& version, const std::string& cell, const std::string& attributes,
+                           const std::string& wts, const std::string& problem) {
+        check_input_error([&] { cascade::load_model_from_string(lbp_xml(version, cell, attributes, wts), "l.xml"); },
+                          "l.xml", problem);
+    };
+    std::string one_too_many = weights;
+    one_too_many.replace(one_too_many.find(" 0", 23 * 4), 2, " 1");
+    fails("7", square, R"(descriptor="lbp-histogram")", weights, "descriptor lbp-histogram needs format_version 8 or later");
+    fails("8", square, R"(descriptor="dalal-triggs" first-bin="36")", weights,
+          "first-bin belongs to descriptor=\"lbp-histogram\" learners only");
+    fails("8", R"(x="16" y="32" w="16" h="8")", R"(descriptor="lbp-histogram")", weights,
+          "block (16,32,16,8) is an LBP cell, which is square and at least 1x1");
+    fails("8", R"(x="56" y="32" w="16" h="16")", R"(descriptor="lbp-histogram")", weights,
+          "block (56,32,16,16) leaves the 64x128 window");
+    fails("8", square, R"(descriptor="lbp-histogram" first-bin="59")", weights, "first bin 59 is outside 0..58");
+    fails("8", square, R"(descriptor="lbp-histogram" first-bin="36")", one_too_many,
+          "weight 23 is past the last LBP bin (58) and must be 0");
 }
 
 TEST_CASE("bad input files throw InputError naming the file") {
@@ -698,7 +745,8 @@ TEST_CASE("validate names the first structural problem") {
     hog_fails([](HogCascade& c) { c.weaks[0].responses[1] = -INFINITY; }, "response 1 is -inf");
     hog_fails([](HogCascade& c) { c.weaks[0].num_cuts = cascade::kHogMaxBins; }, "8 cuts (0 to 7 allowed)");
     hog_fails([](HogCascade& c) { c.weaks[0].num_cuts = -1; }, "-1 cuts (0 to 7 allowed)");
-    hog_fails([](HogCascade& c) { c.weaks[0].descriptor = 7; }, "descriptor 7 is unknown (0, 1 or 2)");
+    hog_fails([](HogCascade& c) { c.weaks[0].descriptor = 7; }, "descriptor 7 is unknown (0, 1, 2 or 3)");
+    hog_fails([](HogCascade& c) { c.weaks[0].first_bin = 3; }, "first bin 3 on a learner without LBP bins");
     hog_fails(
         [](HogCascade& c) {
             c.weaks[0].num_cuts = 3;

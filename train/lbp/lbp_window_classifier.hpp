@@ -43,7 +43,7 @@ public:
     std::unique_ptr<Level> prepare(const GrayImage& level) const override {
         if (cascade_.stages.empty() && std::is_same<Cascade, LbpCascade>::value) return std::make_unique<AcceptAll>();
         auto out = std::make_unique<LevelPlanes>(view_);
-        Family::build(level.view(), out->planes);
+        Family::build(cascade_, level.view(), out->planes);
         return out;
     }
 
