@@ -147,6 +147,7 @@ bool add_final_stage(const WindowSet& positives, const std::vector<data::Negativ
     problem.add(kept_positives, kept.scores, 1);
     MiningOptions mining = options.final_mining;
     mining.count = options.final_negatives;
+    mining.lbp_bins = options.final_svm.lbp_histograms;
     FinalSvm svm;
     for (int round = 0; round < options.final_svm.rounds; ++round) {
         WindowSet mined(options.window);
@@ -159,7 +160,7 @@ bool add_final_stage(const WindowSet& positives, const std::vector<data::Negativ
         svm = problem.train();
         const StageResult& stage = svm.stage;
         progress.log(name + " round " + std::to_string(round + 1) + ": " + std::to_string(stage.weaks.size()) +
-                     " blocks" +
+                     " learners" +
                      format(", slope %.4g, threshold %.4f, margin %.4f, hit rate %.4f", stage.weaks.front().slope,
                             stage.threshold, svm.margin, stage.hit_rate) +
                      format(", false alarm %.4f", stage.false_alarm) + "; positives " +

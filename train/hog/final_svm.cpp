@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <sstream>
+#include <stdexcept>
 
 #include "cli/usage_error.hpp"
 #include "cli/values.hpp"
@@ -41,13 +42,64 @@ std::vector<BlockGridSpec> parse_grids(const std::string& option, const std::str
     return grids;
 }
 
+namespace {
+
+constexpr int kLearnersPerCell = (kLbpUniformBins + kHogBlockDims - 1) / kHogBlockDims;  // 2
+
+// sqrt(count / area) per bin, each step as lbp_histogram_dot takes it: the learners' projections of these
+// values are bit for bit the detector's.
+void lbp_cell_features(const HogSampler& view, Rect cell, float* out) {
+    int counts[kLbpUniformBins];
+    lbp_cell_counts(view, cell.x, cell.y, cell.width, counts);
+    const auto area = static_cast<float>(cell.width * cell.height);
+    for (int b = 0; b < kLbpUniformBins; ++b) out[b] = exact::sqrt(exact::div(static_cast<float>(counts[b]), area));
+}
+
+// An LBP learner's projection of its cell's features `f` (lbp_learner_projection's operations, in its order).
+float lbp_feature_projection(const HogWeak& weak, const float* f) {
+    float dot = 0.f;
+    for (int i = 0; i < lbp_learner_bins(weak.first_bin); ++i)
+        dot = exact::add(dot, exact::mul(weak.weights[i], f[weak.first_bin + i]));
+    return exact::add(dot, weak.bias);
+}
+
+// The stage's learner of slice [first_bin, first_bin + 36) of the cell's weights `w` (59 values).
+HogWeak lbp_learner(Rect cell, const float* w, int first_bin, float slope) {
+    HogWeak weak;
+    weak.block = cell;
+    weak.descriptor = kHogDescriptorLbpHistogram;
+    weak.first_bin = first_bin;
+    std::copy(w + first_bin, w + first_bin + lbp_learner_bins(first_bin), weak.weights);
+    weak.num_cuts = 0;
+    weak.slope = slope;
+    return weak;
+}
+
+}  // namespace
+
 FinalSvmProblem::FinalSvmProblem(Size window, bool with_sum, const FinalSvmOptions& options)
     : grid_(block_grids(window, options.grids)),
+      cells_(options.lbp_histograms ? block_grid(window, kLbpCellSide, kLbpCellSide) : std::vector<Rect>{}),
       with_sum_(with_sum),
-      dims_(static_cast<int>(grid_.size()) * kHogBlockDims + (with_sum ? 1 : 0)),
+      dims_(static_cast<int>(grid_.size()) * kHogBlockDims + static_cast<int>(cells_.size()) * kLbpUniformBins +
+            (with_sum ? 1 : 0)),
       options_(options) {}
 
+void FinalSvmProblem::describe(const HogSampler& view, float* row) const {
+    for (std::size_t b = 0; b < grid_.size(); ++b) {
+        if (is_dalal_triggs(options_.descriptor))
+            dalal_triggs_block(view, 0, 0, grid_[b], options_.descriptor == kHogDescriptorDalalTriggsGamma,
+                               row + b * kHogBlockDims);
+        else
+            hog_block_descriptor(view, 0, 0, grid_[b], row + b * kHogBlockDims);
+    }
+    float* cells = row + grid_.size() * kHogBlockDims;
+    for (std::size_t c = 0; c < cells_.size(); ++c) lbp_cell_features(view, cells_[c], cells + c * kLbpUniformBins);
+}
+
 void FinalSvmProblem::add(const WindowSet& windows, const std::vector<double>& sums, int label) {
+    if (!cells_.empty() && !windows.has_lbp_bins())
+        throw std::logic_error("FinalSvmProblem::add: LBP cells asked for, but the windows have no LBP bins");
     const std::size_t first = labels_.size(), dims = static_cast<std::size_t>(dims_);
     labels_.resize(first + static_cast<std::size_t>(windows.size()), label > 0 ? 1 : -1);
     if (with_sum_) sums_.insert(sums_.end(), sums.begin(), sums.begin() + windows.size());
@@ -56,15 +108,8 @@ void FinalSvmProblem::add(const WindowSet& windows, const std::vector<double>& s
     parallel_for(
         windows.size(),
         [&](int i) {
-            const HogSampler view = windows.view(i);
             float* row = &x_[(first + static_cast<std::size_t>(i)) * dims];
-            for (std::size_t b = 0; b < grid_.size(); ++b) {
-                if (is_dalal_triggs(options_.descriptor))
-                    dalal_triggs_block(view, 0, 0, grid_[b], options_.descriptor == kHogDescriptorDalalTriggsGamma,
-                                       row + b * kHogBlockDims);
-                else
-                    hog_block_descriptor(view, 0, 0, grid_[b], row + b * kHogBlockDims);
-            }
+            describe(windows.view(i), row);
             if (with_sum_) row[dims - 1] = static_cast<float>(sums[static_cast<std::size_t>(i)]);
         },
         options_.threads);
@@ -90,6 +135,10 @@ FinalSvm FinalSvmProblem::train() const {
         weak.descriptor = options_.descriptor;
         result.weaks.push_back(weak);
     }
+    const float* cell_weights = w.data() + grid_.size() * kHogBlockDims;
+    for (std::size_t c = 0; c < cells_.size(); ++c)
+        for (int first_bin = 0; first_bin < kLbpUniformBins; first_bin += kHogBlockDims)
+            result.weaks.push_back(lbp_learner(cells_[c], cell_weights + c * kLbpUniformBins, first_bin, slope));
     // Decision value f = w . x + w0 s + bias, and the stage's sum s + (w . x) / w0 = (f - bias) / w0; with
     // slope 1 (no usable w0) the sum is s + w . x, which is f - bias when s enters with weight 1 or not at all.
     const float bias = w.back();
@@ -104,6 +153,11 @@ FinalSvm FinalSvmProblem::train() const {
             double& sum = sums[static_cast<std::size_t>(i)];
             for (std::size_t b = 0; b < grid_.size(); ++b)
                 sum += hog_response(result.weaks[b], hog_projection(result.weaks[b], row + b * kHogBlockDims));
+            const float* cells = row + grid_.size() * kHogBlockDims;
+            for (std::size_t k = grid_.size(); k < result.weaks.size(); ++k) {
+                const std::size_t c = (k - grid_.size()) / kLearnersPerCell;
+                sum += hog_response(result.weaks[k], lbp_feature_projection(result.weaks[k], cells + c * kLbpUniformBins));
+            }
         },
         options_.threads);
     std::vector<double> ordered;  // positives, then negatives

@@ -16,6 +16,11 @@
 // least -1: the windows that the SVM's loss still counts), and the SVM is trained again on all of them. The
 // problem keeps each window's grid descriptor, not its integral histograms (15 KB a window against 302 KB), so
 // that several rounds of hard negatives fit in memory.
+//
+// HOG-LBP (Wang, Han and Yan 2009; lbp_histograms): the window's non-overlapping 16x16 cells' uniform-LBP
+// histograms (59 bins, each L1-normalised and square-rooted: common/lbp_uniform.hpp) follow the blocks in the
+// SVM's descriptor, and each cell becomes two learners of the stage (kHogDescriptorLbpHistogram, bins 0-35 and
+// 36-58: a HogWeak holds 36 weights), evaluated by the detectors as every other learner.
 #pragma once
 
 #include <string>
@@ -39,6 +44,7 @@ struct FinalSvmOptions {
     double min_hit_rate = 0.99;
     int rounds = 1;   // mining and training rounds (bootstrapping)
     std::int32_t descriptor = kHogDescriptorIntegral;  // of every block (Dalal-Triggs: 16x16 grids only)
+    bool lbp_histograms = false;  // the LBP cells after the blocks (every window added must have its LBP bins)
     int threads = 0;
 };
 
@@ -46,6 +52,8 @@ struct FinalSvmOptions {
 std::vector<Rect> block_grid(Size window, int block, int stride);
 // The blocks of `grids` in `window`, one grid after the other.
 std::vector<Rect> block_grids(Size window, const std::vector<BlockGridSpec>& grids);
+
+constexpr int kLbpCellSide = 16;  // HOG-LBP's cells: non-overlapping, 32 in a 64x128 window
 
 // "BLOCK/STRIDE[,BLOCK/STRIDE...]" (e.g. 16/8,32/16): cli::UsageError naming `option` for anything else.
 std::vector<BlockGridSpec> parse_grids(const std::string& option, const std::string& text);
@@ -69,7 +77,11 @@ public:
     FinalSvm train() const;
 
 private:
+    // The descriptor of window `view` into `row` (dims_ values, the sum excepted).
+    void describe(const HogSampler& view, float* row) const;
+
     std::vector<Rect> grid_;
+    std::vector<Rect> cells_;  // the LBP cells (lbp_histograms), after the grid's blocks in each row
     bool with_sum_;
     int dims_;
     FinalSvmOptions options_;

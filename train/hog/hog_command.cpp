@@ -39,8 +39,9 @@ negative images (false positives of the cascade so far, at all scales). --bins 0
 learners (+-vote), --bins N real AdaBoost's N response bins over each SVM's projection; --sum running makes
 each stage continue the sum of the stages before (a soft cascade); --final-negatives N ends the cascade with
 one linear SVM over a 16x16 block grid of the whole window (--final-grids for others; --final-descriptor
-dalal-triggs for Dalal and Triggs' block descriptor), trained on N negatives mined with the stages
-(--final-rounds R: R rounds of N, each after the first mined with the SVM so far).
+dalal-triggs for Dalal and Triggs' block descriptor; --final-lbp-histograms adds the uniform-LBP histograms of
+the window's 16x16 cells, HOG-LBP), trained on N negatives mined with the stages (--final-rounds R: R rounds of
+N, each after the first mined with the SVM so far).
 --calibration F sets the boosted stages' thresholds on the crops of a fraction F of the training photos that
 fit no learner, so that each stage keeps of unseen people about what it keeps of them. --jitter N adds N
 shifted and scaled copies of every crop that fits the learners (the margin supplies the pixels moving in).
@@ -108,6 +109,8 @@ void check(const Settings& s) {
     require(s.cascade.final_svm.min_hit_rate > 0.0 && s.cascade.final_svm.min_hit_rate <= 1.0, "final-min-hit-rate",
             "must be in (0, 1]");
     require(s.cascade.final_svm.rounds >= 1, "final-rounds", "must be at least 1");
+    require(!s.cascade.final_svm.lbp_histograms || s.cascade.final_negatives > 0, "final-lbp-histograms",
+            "needs a final stage (--final-negatives N)");
     require(s.final_descriptor == "integral" || s.final_descriptor == "dalal-triggs" ||
                 s.final_descriptor == "dalal-triggs-gamma",
             "final-descriptor", "must be integral, dalal-triggs or dalal-triggs-gamma");
@@ -275,6 +278,7 @@ bool run(int argc, const char* const* argv, const data::ProgressListener& listen
              c.final_svm.grids = parse_grids("--final-grids", t);
          }), "the last stage's blocks: grids BLOCK/STRIDE, comma-separated (16/8: Dalal and Triggs' 105 blocks)")
         ("final-descriptor", po::value(&s.final_descriptor)->default_value("integral"), "the last stage's block descriptor: integral (our integral-histogram blocks), dalal-triggs (Dalal and Triggs': Gaussian-weighted, trilinear votes, L2-Hys; 16x16 grids only) or dalal-triggs-gamma (the same on the square-root gamma-corrected image, as OpenCV's people detector)")
+        ("final-lbp-histograms", po::bool_switch(&c.final_svm.lbp_histograms), "the last stage's SVM also over the uniform-LBP histograms (59 bins, L1-sqrt) of the window's non-overlapping 16x16 cells (HOG-LBP, Wang, Han and Yan 2009): two learners a cell")
         ("final-rounds", po::value(&c.final_svm.rounds)->default_value(1), "bootstrapping rounds of the last stage: each after the first adds --final-negatives more, mined with its SVM at its margin, and trains it again")
         ("final-mine-scale", po::value(&s.final_mine_scale)->default_value(1.1), "pyramid scale factor for the last stage's mining")
         ("final-mine-stride", po::value(&s.final_mine_stride)->default_value(8), "window stride for the last stage's mining")

@@ -75,10 +75,10 @@ WindowSet load_positive_windows(const std::vector<data::PositiveSource>& crops, 
             const std::string& path = crops[static_cast<std::size_t>(i)].path;
             const GrayImage crop = read_margined_crop(path, window, margin);
             HogPlanes planes;
-            compute_hog_planes(crop.view(), planes);
+            compute_hog_planes(crop.view(), planes, true);
             one[static_cast<std::size_t>(i)].add(planes.sampler(), margin.left, margin.top);
             for (int c = 0; c < jitter.copies; ++c) {  // the crop is the window unscaled: 1 pixel per window pixel
-                compute_hog_planes(data::jittered(crop, data::draw_jitter(jitter, i, c), 1.0).view(), planes);
+                compute_hog_planes(data::jittered(crop, data::draw_jitter(jitter, i, c), 1.0).view(), planes, true);
                 one[static_cast<std::size_t>(i)].add(planes.sampler(), margin.left, margin.top);
             }
         },

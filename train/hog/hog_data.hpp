@@ -45,7 +45,8 @@ GrayImage read_margined_crop(const std::string& path, Size window, const data::M
 // The window at (margin.left, margin.top) of each crop, each followed by that window of its `jitter.copies`
 // jittered copies (data/positive_samples.hpp: the crop resampled about its centre, the margin supplying the
 // pixels that move in). Every crop must be exactly the window plus the margin on each side (InputError naming
-// the file otherwise; every side >= 1); InputError for a bad jitter (data::check_jitter).
+// the file otherwise; every side >= 1); InputError for a bad jitter (data::check_jitter). Each window keeps its
+// LBP bins (for a final stage with LBP-histogram learners: 8 KB a window).
 WindowSet load_positive_windows(const std::vector<data::PositiveSource>& crops, Size window, const data::Margin& margin,
                                 int threads, const data::Jitter& jitter = {});
 

@@ -30,7 +30,10 @@ class FalsePositives {
 public:
     struct Task {
         FalsePositives* owner;
-        int visit(const LevelPlanes<HogFamily>& level, int x, int y) { return owner->visit(level, x, y); }
+        template <class Family>
+        int visit(const LevelPlanes<Family>& level, int x, int y) {
+            return owner->visit(level.sampler, x, y);
+        }
     };
 
     FalsePositives(const HogCascadeView& view, data::Random& random, const MiningOptions& options,
@@ -46,19 +49,19 @@ public:
     void merge(Task&) {}
 
 private:
-    int visit(const LevelPlanes<HogFamily>& level, int x, int y) {
+    int visit(const HogSampler& sampler, int x, int y) {
         ++harvest_.windows;
         int rejected_at = 0;
         double score = 0.0;
-        if (!accept_window(view_, HogWindow<HogSampler>{view_, level.sampler, x, y}, rejected_at, score))
+        if (!accept_window(view_, HogWindow<HogSampler>{view_, sampler, x, y}, rejected_at, score))
             return rejected_at;
         ++harvest_.false_positives;
         if (harvest_.kept.size() < options_.per_image) {
-            harvest_.kept.add(level.sampler, x, y);
+            harvest_.kept.add(sampler, x, y);
         } else {
             const auto slot = random_.below(static_cast<std::uint64_t>(harvest_.false_positives));
             if (slot < static_cast<std::uint64_t>(options_.per_image))
-                harvest_.kept.replace(static_cast<int>(slot), level.sampler, x, y);
+                harvest_.kept.replace(static_cast<int>(slot), sampler, x, y);
         }
         return rejected_at;
     }
@@ -76,7 +79,10 @@ void scan_image(const HogCascade& cascade, const HogCascadeView& view, const Gra
     scan.rule.stride = options.stride;
     scan.threads = 1;  // images are mined in parallel; within one, the random draws follow the scan
     FalsePositives visitor(view, random, options, harvest);
-    scan_pyramid(cascade, image.view(), scan, visitor);
+    if (options.lbp_bins)
+        scan_pyramid<HogLbpFamily>(cascade, image.view(), scan, visitor);
+    else
+        scan_pyramid(cascade, image.view(), scan, visitor);
 }
 
 }  // namespace

@@ -33,6 +33,7 @@ struct MiningOptions {
     int stride = 8;
     std::uint64_t seed = 1;
     int threads = 0;
+    bool lbp_bins = false;  // keep the windows' LBP bins too (for LBP-histogram learners to be trained on them)
 };
 
 struct MiningReport {

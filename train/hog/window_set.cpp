@@ -29,6 +29,16 @@ void WindowSet::copy_window(const HogSampler& source, int x, int y, std::size_t 
     }
     copy_plane(source.gradients, x, y, gradients_.data() + i * plane_size_);
     copy_plane(source.gamma_gradients, x, y, gamma_gradients_.data() + i * plane_size_);
+    std::uint8_t* bins = lbp_bins_.data() + i * plane_size_;
+    if (!source.lbp_bins.data) {
+        std::fill(bins, bins + plane_size_, std::uint8_t{0});
+        lbp_complete_ = false;
+        return;
+    }
+    for (int r = 0; r < window_.height; ++r) {
+        const std::uint8_t* from = source.lbp_bins.data + static_cast<std::ptrdiff_t>(y + r) * source.lbp_bins.stride + x;
+        std::copy(from, from + window_.width, bins + static_cast<std::size_t>(r) * window_.width);
+    }
 }
 
 void WindowSet::add(const HogSampler& source, int x, int y) {
@@ -36,6 +46,7 @@ void WindowSet::add(const HogSampler& source, int x, int y) {
     data_.resize(data_.size() + table_size_);
     gradients_.resize(gradients_.size() + plane_size_);
     gamma_gradients_.resize(gamma_gradients_.size() + plane_size_);
+    lbp_bins_.resize(lbp_bins_.size() + plane_size_);
     copy_window(source, x, y, i);
 }
 
@@ -49,6 +60,8 @@ void WindowSet::append(const WindowSet& other, int count) {
     const auto planes = static_cast<std::ptrdiff_t>(n * plane_size_);
     gradients_.insert(gradients_.end(), other.gradients_.begin(), other.gradients_.begin() + planes);
     gamma_gradients_.insert(gamma_gradients_.end(), other.gamma_gradients_.begin(), other.gamma_gradients_.begin() + planes);
+    lbp_bins_.insert(lbp_bins_.end(), other.lbp_bins_.begin(), other.lbp_bins_.begin() + planes);
+    if (count > 0) lbp_complete_ = lbp_complete_ && other.lbp_complete_;
 }
 
 namespace {
@@ -70,6 +83,7 @@ void WindowSet::keep(const std::vector<int>& indices) {
     data_ = kept_records(data_, table_size_, indices);
     gradients_ = kept_records(gradients_, plane_size_, indices);
     gamma_gradients_ = kept_records(gamma_gradients_, plane_size_, indices);
+    lbp_bins_ = kept_records(lbp_bins_, plane_size_, indices);
 }
 
 }  // namespace cascade::train::hog

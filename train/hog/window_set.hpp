@@ -5,7 +5,8 @@
 // the table is cut out (the uint32 sums wrap, differences stay exact), so a stored window evaluates exactly as
 // the same window does inside the detector's full table, gradients at its border included (they were taken
 // with the image's neighbouring pixels). 65 x 129 x 9 x 4 bytes = 302 KB per 64x128 window. Likewise the
-// window's w x h gradients and gamma-corrected gradients (32 KB each), all that its Dalal-Triggs blocks read.
+// window's w x h gradients and gamma-corrected gradients (32 KB each), all that its Dalal-Triggs blocks read, and
+// its w x h uniform-LBP bins (8 KB), all that its LBP-histogram learners read, when the source planes hold them.
 #pragma once
 
 #include <cstddef>
@@ -35,14 +36,20 @@ public:
         data_.clear();
         gradients_.clear();
         gamma_gradients_.clear();
+        lbp_bins_.clear();
+        lbp_complete_ = true;
     }
+    // True when every window came with its LBP bins (from planes built with them); else view's lbp_bins is empty.
+    bool has_lbp_bins() const { return lbp_complete_; }
 
     // A sampler over window i, whose top-left corner is (0, 0).
     HogSampler view(int i) const {
         const std::size_t plane = static_cast<std::size_t>(i) * plane_size_;
         return {{data_.data() + static_cast<std::size_t>(i) * table_size_, row_size_},
                 {gradients_.data() + plane, window_.width},
-                {gamma_gradients_.data() + plane, window_.width}};
+                {gamma_gradients_.data() + plane, window_.width},
+                lbp_complete_ ? LbpBinView{lbp_bins_.data() + plane, window_.width, window_.height, window_.width}
+                              : LbpBinView{}};
     }
 
 private:
@@ -58,6 +65,8 @@ private:
     std::size_t plane_size_;  // width * height
     std::vector<std::uint32_t> data_;
     std::vector<GradientPair> gradients_, gamma_gradients_;
+    std::vector<std::uint8_t> lbp_bins_;  // zeros for a window whose source had none (then lbp_complete_ is false)
+    bool lbp_complete_ = true;
 };
 
 }  // namespace cascade::train::hog

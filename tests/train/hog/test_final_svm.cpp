@@ -1,6 +1,6 @@
-// The final SVM stage's bootstrapping (train/hog/final_svm.hpp), with either block descriptor: a second round
-// mines exactly the windows the first round's SVM accepts at its margin, and the SVM trained again on them
-// rejects more of them.
+// The final SVM stage's bootstrapping (train/hog/final_svm.hpp), with either block descriptor and with HOG-LBP's
+// cell histograms: a second round mines exactly the windows the first round's SVM accepts at its margin, and the
+// SVM trained again on them rejects more of them.
 #include <doctest/doctest.h>
 
 #include <string>
@@ -49,9 +49,10 @@ double fraction_at_least(const std::vector<double>& sums, double t) {
     return static_cast<double>(n) / static_cast<double>(sums.size());
 }
 
-// A round of bootstrapping the SVM over `descriptor` blocks: the mined windows (cut out of their pyramid levels)
-// evaluate as the miner evaluated them in the level, and retraining rejects more of them.
-void check_bootstrapping(std::int32_t descriptor) {
+// A round of bootstrapping the SVM over `descriptor` blocks (and the LBP cells' histograms with `lbp`): the mined
+// windows (cut out of their pyramid levels) evaluate as the miner evaluated them in the level, and retraining
+// rejects more of them.
+void check_bootstrapping(std::int32_t descriptor, bool lbp = false) {
     const auto data = test::shared_data_dir();
     if (!data) return;
     std::vector<data::PositiveSource> crops = data::find_positives(*data + "/inria/96X160H96/Train/pos");
@@ -64,6 +65,7 @@ void check_bootstrapping(std::int32_t descriptor) {
     MiningOptions mining;
     mining.count = 600;
     mining.seed = 3;
+    mining.lbp_bins = lbp;  // the empty cascade reads none: its windows keep them for the SVM
     WindowSet random(Size{64, 128});  // an empty cascade passes every window: random windows
     mine_negatives(HogCascade{{64, 128}}, negatives, 0, mining, random, [](int, int) {});
     REQUIRE(random.size() == 600);
@@ -71,12 +73,17 @@ void check_bootstrapping(std::int32_t descriptor) {
     FinalSvmOptions options;
     options.min_hit_rate = 0.98;
     options.descriptor = descriptor;
+    options.lbp_histograms = lbp;
     FinalSvmProblem problem({64, 128}, false, options);
     problem.add(positives, {}, 1);
     problem.add(random, {}, -1);
     const FinalSvm first = problem.train();
-    CHECK(first.stage.weaks.size() == 105);
-    for (const HogWeak& w : first.stage.weaks) CHECK(w.descriptor == descriptor);
+    REQUIRE(first.stage.weaks.size() == (lbp ? 105 + 64 : 105));  // two learners for each of 32 cells
+    for (std::size_t i = 0; i < first.stage.weaks.size(); ++i) {
+        const HogWeak& w = first.stage.weaks[i];
+        CHECK(w.descriptor == (i < 105 ? descriptor : kHogDescriptorLbpHistogram));
+        if (i >= 105) CHECK(w.first_bin == (i - 105) % 2 * 36);
+    }
     CHECK(first.margin < first.stage.threshold);  // hinge margin -1 below a threshold keeping 98% of positives
 
     WindowSet hard(Size{64, 128});
@@ -109,3 +116,7 @@ TEST_CASE("a bootstrapping round mines the windows the SVM accepts at its margin
 }
 
 TEST_CASE("the same with Dalal and Triggs' block descriptor") { check_bootstrapping(kHogDescriptorDalalTriggs); }
+
+TEST_CASE("the same with HOG-LBP: gamma Dalal-Triggs blocks and the 16x16 cells' uniform-LBP histograms") {
+    check_bootstrapping(kHogDescriptorDalalTriggsGamma, true);
+}
