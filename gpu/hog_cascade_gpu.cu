@@ -25,13 +25,18 @@ struct HistogramSampler {
 };
 
 // The same and the level's image, whose gradients (plain or gamma-corrected) Dalal-Triggs blocks read
-// (common/hog_features.hpp's hog_gradient: the CPU's gradient planes), for models that have such blocks: a
-// model without them runs kernels without that code, which would take registers from every learner.
+// (common/hog_features.hpp's hog_gradient: the CPU's gradient planes) and whose pixels' uniform-LBP bins
+// LBP-histogram learners read (common/lbp_uniform.hpp: the CPU's bin plane, each bin computed where it is read:
+// only the final stage's survivors read any), for models that have such learners: a model without them runs
+// kernels without that code, which would take registers from every learner.
 struct GradientSampler : HistogramSampler {
     GrayView image;
     __device__ __forceinline__ GradientPair gradient(int x, int y) const { return hog_gradient(image, x, y); }
     __device__ __forceinline__ GradientPair gamma_gradient(int x, int y) const {
         return hog_gradient(image, x, y, true);
+    }
+    __device__ __forceinline__ std::uint8_t lbp_bin(int x, int y) const {
+        return static_cast<std::uint8_t>(lbp_uniform_bin(lbp_pixel_code(image, image.width, image.height, x, y)));
     }
 };
 
@@ -71,7 +76,7 @@ void upload_hog_constants(const HogCascade& cascade, cudaStream_t stream) {
 void run_hog_cascade(const HogPlanes& p, const CascadeTarget& t, const std::vector<int>& ends, Compaction compaction,
                      cudaStream_t stream, KernelTimer& timer) {
     const KernelTuning tuning{0, 0, -1, 0};
-    if (p.dalal_triggs) {
+    if (p.reads_pixels) {
         const HogSource<GradientSampler> source{{{p.window, p.policy, t.num_stages}}, p.integrals, p.pixels, p.pitch, 1};
         launch_cascade(source, t, tuning, ends, compaction, stream, timer);
     } else {

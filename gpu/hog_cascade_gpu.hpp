@@ -15,9 +15,9 @@
 
 namespace cascade::gpu {
 
-// Largest model the constant-memory tables hold (a Stage is 16 bytes, a HogWeak 236; 64 KB per module).
+// Largest model the constant-memory tables hold (a Stage is 16 bytes, a HogWeak 240; 64 KB per module).
 constexpr int kMaxHogGpuStages = 256;
-constexpr int kMaxHogGpuWeaks = 260;
+constexpr int kMaxHogGpuWeaks = 255;
 
 // Copies the stages and weak learners of `cascade` into the HoG kernels' constant memory (ordered on `stream`).
 // Throws InputError when the cascade exceeds kMaxHogGpuStages / kMaxHogGpuWeaks.
@@ -30,7 +30,9 @@ struct HogPlanes {
     const std::uint32_t* integrals;  // the interleaved integral histograms of every level
     const std::uint8_t* pixels;      // the stacked level images (gpu/hog_layout.hpp), `pitch` bytes per row
     int pitch;
-    bool dalal_triggs;  // the model has Dalal-Triggs blocks: kernels that read the level images' gradients
+    // The model has Dalal-Triggs blocks or LBP-histogram learners: kernels that read the level images' gradients
+    // and LBP bins.
+    bool reads_pixels;
 };
 
 // requires: as launch_cascade (gpu/cascade_kernels.cuh); the model uploaded by upload_hog_constants.

@@ -22,8 +22,9 @@ public:
         : DetectorCore(options, cascade.stages, cascade.policy, g_constant_owner),
           cascade_(cascade),
           options_(options),
-          dalal_triggs_(std::any_of(cascade.weaks.begin(), cascade.weaks.end(),
-                                    [](const HogWeak& w) { return is_dalal_triggs(w.descriptor); })) {
+          reads_pixels_(std::any_of(cascade.weaks.begin(), cascade.weaks.end(), [](const HogWeak& w) {
+              return is_dalal_triggs(w.descriptor) || w.descriptor == kHogDescriptorLbpHistogram;
+          })) {
         claim_constants();
     }
 
@@ -58,7 +59,7 @@ private:
 
     void run_cascade(const CascadeTarget& target, const std::vector<int>& ends, Compaction strategy,
                      KernelTimer& timer) override {
-        run_hog_cascade({cascade_.window, cascade_.policy, integrals_.get(), pixels_.get(), layout_.pitch, dalal_triggs_},
+        run_hog_cascade({cascade_.window, cascade_.policy, integrals_.get(), pixels_.get(), layout_.pitch, reads_pixels_},
                         target, ends, strategy, stream(), timer);
     }
 
@@ -66,7 +67,7 @@ private:
 
     HogCascade cascade_;
     HogGpuOptions options_;
-    bool dalal_triggs_;  // the model has Dalal-Triggs blocks
+    bool reads_pixels_;  // the model has Dalal-Triggs blocks or LBP-histogram learners
 
     // Per frame size.
     HogFrameLayout layout_;

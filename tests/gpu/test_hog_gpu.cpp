@@ -1,6 +1,7 @@
 // The GPU HoG detector against the CPU reference (common/hog_cpu_detector.hpp) on real frames, with the
 // project's pedestrian models (models/pedestrian_hog.xml, and pedestrian_hog_dalal_triggs.xml, whose last stage
-// reads Dalal-Triggs blocks from the level images' gradients, plain or gamma-corrected; packed by tools/gpu-pack).
+// reads Dalal-Triggs blocks from the level images' gradients, plain or gamma-corrected, and with LBP-histogram
+// learners added to that stage, which read the level images' uniform-LBP bins; packed by tools/gpu-pack).
 // Exact mode: for every compaction strategy the raw windows and their scores EQUAL detect_windows', at stride 8
 // and with OpenCV's scan rule, on frames of several sizes, including upsampled levels (first_scale 0.5); with
 // a fixed stride the survivors after each compaction point also equal the CPU's count of windows that passed
@@ -10,6 +11,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <limits>
 #include <optional>
 
@@ -143,6 +145,40 @@ TEST_CASE("exact mode: gamma-corrected Dalal-Triggs blocks give the CPU's raw wi
     model.stages.back().threshold = -1e30f;
     const long long windows = compare_raw_windows(model, c->frames, {Scan{1.2, 8, 1.0}, Scan{1.1, 0, 1.0}});
     MESSAGE(windows << " CPU windows of the gamma Dalal-Triggs model compared against every strategy");
+    CHECK(windows > 20);  // equality of empty sets proves nothing
+}
+
+TEST_CASE("exact mode: LBP-histogram learners (HOG-LBP) give the CPU's raw windows and scores with every strategy") {
+    auto c = pedestrian_case(0, kDalalTriggsModel);
+    if (!c) return;
+    // The Dalal-Triggs model's last stage with the uniform-LBP histograms of the window's 32 16x16 cells appended
+    // (two learners a cell, bins 0-35 and 36-58, as cascade-train hog --final-lbp-histograms makes them), weights
+    // drawn from a fixed sequence (the arithmetic is compared, not a trained model), the threshold lowered so that
+    // every window reaching the stage is reported with its score.
+    HogCascade& model = c->model;
+    const float slope = model.weaks.back().slope;
+    std::uint32_t state = 12345u;
+    const auto next_weight = [&state] {
+        state = state * 1664525u + 1013904223u;
+        return static_cast<float>(static_cast<int>(state >> 8) % 2001 - 1000) * 1e-4f;
+    };
+    for (int y = 0; y + 16 <= model.window.height; y += 16)
+        for (int x = 0; x + 16 <= model.window.width; x += 16)
+            for (int first_bin : {0, 36}) {
+                HogWeak w;
+                w.block = {x, y, 16, 16};
+                w.descriptor = kHogDescriptorLbpHistogram;
+                w.first_bin = first_bin;
+                for (int i = 0; i < lbp_learner_bins(first_bin); ++i) w.weights[i] = next_weight();
+                w.num_cuts = 0;
+                w.slope = slope;
+                model.weaks.push_back(w);
+            }
+    model.stages.back().count = static_cast<int>(model.weaks.size()) - model.stages.back().first;
+    model.stages.back().threshold = -1e30f;
+    validate(model, "HOG-LBP test model");
+    const long long windows = compare_raw_windows(model, c->frames, {Scan{1.2, 8, 1.0}, Scan{1.1, 0, 0.5}});
+    MESSAGE(windows << " CPU windows of the HOG-LBP model compared against every strategy");
     CHECK(windows > 20);  // equality of empty sets proves nothing
 }
 
