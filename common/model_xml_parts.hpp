@@ -1,5 +1,5 @@
 // Pieces of the project's XML model format (docs/model-format.md) shared by common/model_xml.cpp and the
-// per-kind files (common/haar_model_xml.cpp, common/cov_model_xml.cpp).
+// per-kind files (common/hog_model_xml.cpp, common/haar_model_xml.cpp, common/cov_model_xml.cpp).
 #pragma once
 
 #include <string>
@@ -17,6 +17,10 @@ void read_stages(const tinyxml2::XMLElement& stages_el, long long version, std::
 // The XML declaration, the <cascade_model> start tag and <window>.
 void append_header(std::string& out, const char* kind, SumPolicy policy, Size window);
 void append_stages(std::string& out, const std::vector<Stage>& stages);
+
+// The <weak_learners> of a hog model: <hog> elements in order (common/hog_model_xml.cpp); to_xml: the whole model.
+void read_hog_weaks(const tinyxml2::XMLElement& list, long long version, HogCascade& c, const std::string& source);
+std::string to_xml(const HogCascade& c);
 
 // The <weak_learners> of a haar model: <tree> elements in order (appended to c.weaks, c.nodes, c.leaves).
 void read_haar_weaks(const tinyxml2::XMLElement& list, HaarCascade& c, const std::string& source);
