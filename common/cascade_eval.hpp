@@ -10,6 +10,7 @@
 
 #include "common/hd.hpp"
 #include "common/lbp_eval.hpp"
+#include "common/lbp_histogram_eval.hpp"
 #include "common/model.hpp"
 
 namespace cascade {
@@ -21,11 +22,12 @@ struct LbpCascadeView {
     const Stage* stages = nullptr;
     const LbpWeak* weaks = nullptr;
     const float* responses = nullptr;
+    LbpHistogramSvmView final_svm;  // weights == nullptr: none
 };
 
 inline LbpCascadeView view_of(const LbpCascade& c) {
     return {c.window, c.policy, static_cast<int>(c.stages.size()), c.stages.data(), c.weaks.data(),
-            c.responses.data()};
+            c.responses.data(), view_of(c.final_svm)};
 }
 
 // Response of weak learner i of an LBP cascade for the window at (x, y) of an integral image.
@@ -38,6 +40,17 @@ struct LbpWindow {
     CASCADE_HD float operator()(int i) const {
         const LbpWeak w = cascade.weaks[i];
         return cascade.responses[w.table * kLbpCodes + lbp_code(sampler, x, y, w.feature)];
+    }
+
+    // The final histogram SVM (where the cascade has one) of a window that the stages accepted: true when it
+    // accepts, `score` its score. Only for samplers that also read the level's LBP bins (lbp_bin).
+    template <class S = Sampler>
+    CASCADE_HD auto final_stage(double& score) const -> decltype(std::declval<const S&>().lbp_bin(0, 0), bool()) {
+        const LbpHistogramSvmView& svm = cascade.final_svm;
+        if (svm.weights == nullptr) return true;
+        const float s = lbp_histogram_svm_score(svm, sampler, x, y);
+        score = s;
+        return s >= svm.threshold;
     }
 };
 
@@ -144,8 +157,17 @@ CASCADE_HD bool refused(const Window& window) {
         return false;
 }
 
+template <class Window, class = void>
+struct HasFinalStage : std::false_type {};
+template <class Window>
+struct HasFinalStage<Window, std::void_t<decltype(std::declval<const Window&>().final_stage(std::declval<double&>()))>>
+    : std::true_type {};
+
 // The whole cascade: true when the window passes every stage or one accepts it; `score` gets the last sum.
 // `rejected_at` is the rejecting stage, num_stages when accepted, kWindowRefused when the family refused it.
+// A window functor with a final_stage (LbpWindow over a sampler of LBP bins: the histogram SVM) decides the
+// windows that the stages accept: a window it rejects also reports num_stages (the return value tells), an
+// accepted one gets its score.
 template <class View, class Window>
 CASCADE_HD bool accept_window(const View& cascade, const Window& window, int& rejected_at, double& score) {
     score = 0.0;
@@ -154,6 +176,8 @@ CASCADE_HD bool accept_window(const View& cascade, const Window& window, int& re
         return false;
     }
     rejected_at = run_stages(cascade, window, 0, cascade.num_stages, score);
+    if constexpr (HasFinalStage<Window>::value)
+        if (rejected_at == cascade.num_stages) return window.final_stage(score);
     return rejected_at == cascade.num_stages;
 }
 

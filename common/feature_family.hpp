@@ -17,6 +17,9 @@
 // FamilyOf<Cascade>::type is the family of a cascade type.
 #pragma once
 
+#include <type_traits>
+#include <utility>
+
 #include "common/cascade_eval.hpp"
 #include "common/cov_eval.hpp"
 #include "common/cov_features.hpp"
@@ -26,22 +29,43 @@
 #include "common/hog_features.hpp"
 #include "common/image.hpp"
 #include "common/integral.hpp"
+#include "common/lbp_uniform.hpp"
 #include "common/model.hpp"
 
 namespace cascade {
 
-// Multi-block LBP (OpenCV's LBP cascades, cascade-train lbp): one integral image per level.
+// One level of an LBP cascade: its integral image and, for a final histogram SVM, each pixel's uniform LBP bin.
+struct LbpLevelPlanes {
+    IntegralImage integral;
+    LbpBinPlane bins;  // empty without a final histogram SVM
+};
+
+// The integral image's sampler (IntegralView) that also reads the level's LBP bins.
+struct LbpLevelSampler : IntegralView {
+    LbpBinView bins;
+
+    CASCADE_HD std::uint8_t lbp_bin(int x, int y) const { return bins.lbp_bin(x, y); }
+};
+
+// Multi-block LBP (OpenCV's LBP cascades, cascade-train lbp): one integral image per level, and the plane of
+// LBP bins where the cascade ends in a histogram SVM.
 struct LbpFamily {
     using Cascade = LbpCascade;
     using View = LbpCascadeView;
-    using Planes = IntegralImage;
-    using Sampler = IntegralView;
+    using Planes = LbpLevelPlanes;
+    using Sampler = LbpLevelSampler;
     template <class S>
     using Window = LbpWindow<S>;
     static constexpr bool kAllLevelsAtOnce = true;
 
-    static void build(const Cascade&, const GrayView& pixels, Planes& planes) { compute_integral(pixels, planes); }
-    static Sampler sampler(const Planes& planes) { return planes.view(); }
+    static void build(const Cascade& cascade, const GrayView& pixels, Planes& planes) {
+        compute_integral(pixels, planes.integral);
+        if (cascade.final_svm)
+            planes.bins = build_lbp_bin_plane(pixels);
+        else
+            planes.bins = {};
+    }
+    static Sampler sampler(const Planes& planes) { return {planes.integral.view(), planes.bins.view()}; }
 };
 
 // HoG blocks (cascade-train hog): nine integral histograms of gradient orientation per level, the gradient

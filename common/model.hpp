@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -29,8 +30,9 @@ namespace cascade {
 // Version of the project's XML format (docs/model-format.md). Bumped on any incompatible change.
 // 2: stages may carry an acceptance threshold; 3: HoG weak learners may have real-valued responses;
 // 4: kind haar (Haar trees). 5: HoG descriptor="dalal-triggs". 6: kind cov (region covariance).
-// 7: HoG descriptor="dalal-triggs-gamma". 8: HoG descriptor="lbp-histogram".
-constexpr int kModelFormatVersion = 8;
+// 7: HoG descriptor="dalal-triggs-gamma". 8: HoG descriptor="lbp-histogram". 9: an LBP cascade's <histogram-svm>
+// final stage.
+constexpr int kModelFormatVersion = 9;
 
 enum class SumPolicy : std::uint8_t { per_stage, running };
 
@@ -57,12 +59,25 @@ struct LbpWeak {
 
 constexpr int kLbpCodes = 256;
 
+// An LBP cascade's optional final stage (format version 9): a linear SVM over uniform-LBP cell histograms (Wang,
+// Han and Yan 2009; common/lbp_uniform.hpp). Cells of cell x cell pixels with top-left corners at (i * step,
+// j * step) of the window, i < cells_x, j < cells_y; each cell's 59 counts normalised as sqrt(n / cell^2)
+// (L1-sqrt). A window that passes every stage scores bias + weights . histograms (common/lbp_histogram_eval.hpp)
+// and is accepted when that is at least `threshold`; its score is then the SVM's.
+struct LbpHistogramSvm {
+    int cell = 16, step = 8;
+    int cells_x = 0, cells_y = 0;
+    float bias = 0.f, threshold = 0.f;
+    std::vector<float> weights;  // cells_x * cells_y * 59: cell-major (row of cells by row, x fastest), bins ascending
+};
+
 struct LbpCascade {
     Size window;
     SumPolicy policy = SumPolicy::per_stage;
     std::vector<Stage> stages;
     std::vector<LbpWeak> weaks;
     std::vector<float> responses;  // weaks.size() * 256 values
+    std::optional<LbpHistogramSvm> final_svm;
 };
 
 // A HoG block: a rectangle in the window split into 2x2 cells; its descriptor is 4 cells x 9 orientation

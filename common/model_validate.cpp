@@ -180,6 +180,32 @@ void validate(const HaarCascade& cascade, const std::string& source) {
         check_haar_tree(cascade, cascade.weaks[i], weak_location(cascade.stages, i) + ": ", source);
 }
 
+namespace {
+
+// The final histogram SVM's cells lie inside the window, its weights are finite and one per cell and bin.
+void check_histogram_svm(const LbpHistogramSvm& svm, Size win, const std::string& source) {
+    const std::string where = "histogram-svm: ";
+    if (svm.cell < 1 || svm.step < 1 || svm.cells_x < 1 || svm.cells_y < 1)
+        throw InputError(source, where + "cell " + str(svm.cell) + ", step " + str(svm.step) + " and " +
+                                     str(svm.cells_x) + "x" + str(svm.cells_y) + " cells must be positive");
+    if (static_cast<long long>(svm.cells_x - 1) * svm.step + svm.cell > win.width ||
+        static_cast<long long>(svm.cells_y - 1) * svm.step + svm.cell > win.height)
+        throw InputError(source, where + str(svm.cells_x) + "x" + str(svm.cells_y) + " cells of " + str(svm.cell) +
+                                     " pixels at step " + str(svm.step) + " leave the " + window_text(win) + " window");
+    const std::size_t expected = static_cast<std::size_t>(svm.cells_x) * svm.cells_y * kLbpUniformBins;
+    if (svm.weights.size() != expected)
+        throw InputError(source, where + str(svm.weights.size()) + " weights, expected " + str(expected) + " (" +
+                                     str(svm.cells_x) + "x" + str(svm.cells_y) + " cells x " + str(kLbpUniformBins) +
+                                     " bins)");
+    for (std::size_t k = 0; k < svm.weights.size(); ++k)
+        if (!std::isfinite(svm.weights[k]))
+            throw InputError(source, where + "weight " + str(k) + " is " + float_text(svm.weights[k]));
+    if (!std::isfinite(svm.bias)) throw InputError(source, where + "bias is " + float_text(svm.bias));
+    if (!std::isfinite(svm.threshold)) throw InputError(source, where + "threshold is " + float_text(svm.threshold));
+}
+
+}  // namespace
+
 void validate(const LbpCascade& cascade, const std::string& source) {
     check_header(cascade.window, cascade.policy, cascade.stages.size(), source);
     check_stages(cascade.stages, cascade.policy, cascade.weaks.size(), source);
@@ -210,6 +236,7 @@ void validate(const LbpCascade& cascade, const std::string& source) {
             throw InputError(source, where + "response table " + str(w.table) + " does not exist (there are " +
                                          str(num_tables) + ")");
     }
+    if (cascade.final_svm) check_histogram_svm(*cascade.final_svm, win, source);
 }
 
 namespace {

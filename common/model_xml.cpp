@@ -57,30 +57,6 @@ void read_stages(const XMLElement& stages_el, long long version, std::vector<Sta
 
 namespace {
 
-void read_lbp_weaks(const XMLElement& list, LbpCascade& c, const std::string& source) {
-    for (const XMLElement* w = list.FirstChildElement(); w; w = w->NextSiblingElement()) {
-        if (std::strcmp(w->Name(), "lbp") != 0)
-            throw InputError(source, at(*w) + " is not allowed in the <weak_learners> of an lbp model");
-        only_attributes(*w, {"x", "y", "w", "h", "table"}, source);
-        LbpWeak weak;
-        weak.feature.x = short_attribute(*w, "x", source);
-        weak.feature.y = short_attribute(*w, "y", source);
-        weak.feature.width = short_attribute(*w, "w", source);
-        weak.feature.height = short_attribute(*w, "h", source);
-        weak.table = int_attribute(*w, "table", source);
-        c.weaks.push_back(weak);
-    }
-}
-
-void read_responses(const XMLElement& e, std::vector<float>& responses, const std::string& source) {
-    only_attributes(e, {"count"}, source);
-    const long long count = int_attribute(e, "count", 0, std::numeric_limits<int>::max(), source);
-    read_floats(e, responses, source);
-    if (responses.size() != static_cast<std::size_t>(count))
-        throw InputError(source, at(e) + " holds " + std::to_string(responses.size()) + " values but count=\"" +
-                                     std::to_string(count) + "\"");
-}
-
 long long format_version(const XMLElement& root, const std::string& source) {
     const std::string_view version_text = attribute(root, "format_version", source);
     long long version = 0;
@@ -116,6 +92,7 @@ Model read_own_format(const XMLElement& root, const std::string& source) {
     const XMLElement* weaks = nullptr;
     const XMLElement* responses = nullptr;
     const XMLElement* metadata = nullptr;
+    const XMLElement* histogram_svm = nullptr;
     for (const XMLElement* e = root.FirstChildElement(); e; e = e->NextSiblingElement()) {
         const std::string_view name = e->Name();
         const XMLElement** slot = name == "window"          ? &window
@@ -123,8 +100,9 @@ Model read_own_format(const XMLElement& root, const std::string& source) {
                                   : name == "weak_learners" ? &weaks
                                   : name == "responses"     ? &responses
                                   : name == "metadata"      ? &metadata
+                                  : name == "histogram-svm" ? &histogram_svm
                                                             : nullptr;
-        if (!slot || (slot == &responses && !lbp))
+        if (!slot || ((slot == &responses || slot == &histogram_svm) && !lbp))
             throw InputError(source, at(*e) + " is not allowed in a " + std::string(kind) + " model");
         if (*slot) throw InputError(source, at(*e) + " appears twice");
         *slot = e;
@@ -158,6 +136,7 @@ Model read_own_format(const XMLElement& root, const std::string& source) {
         LbpCascade c = cascade_of(LbpCascade{});
         read_lbp_weaks(weak_list(), c, source);
         read_responses(require(responses, "responses"), c.responses, source);
+        if (histogram_svm) c.final_svm = read_histogram_svm(*histogram_svm, version, source);
         validate(c, source);
         model.cascade = std::move(c);
     } else if (kind == "hog") {
@@ -241,36 +220,6 @@ void append_header(std::string& out, const char* kind, SumPolicy policy, Size wi
     append_attr(out, "height", static_cast<long long>(window.height));
     out += "/>\n";
 }
-
-namespace {
-
-std::string to_xml(const LbpCascade& c) {
-    std::string out;
-    out.reserve(256 + c.stages.size() * 64 + c.weaks.size() * 64 + c.responses.size() * 16);
-    append_header(out, "lbp", c.policy, c.window);
-    append_stages(out, c.stages);
-    out += "  <weak_learners>\n";
-    for (const LbpWeak& w : c.weaks) {
-        out += "    <lbp";
-        append_attr(out, "x", static_cast<long long>(w.feature.x));
-        append_attr(out, "y", static_cast<long long>(w.feature.y));
-        append_attr(out, "w", static_cast<long long>(w.feature.width));
-        append_attr(out, "h", static_cast<long long>(w.feature.height));
-        append_attr(out, "table", static_cast<long long>(w.table));
-        out += "/>\n";
-    }
-    out += "  </weak_learners>\n";
-    out += "  <responses count=\"" + std::to_string(c.responses.size()) + "\">";
-    constexpr std::size_t kPerLine = 16;  // a 256-entry table is 16 lines
-    for (std::size_t i = 0; i < c.responses.size(); ++i) {
-        out += i % kPerLine == 0 ? "\n    " : " ";
-        append_float(out, c.responses[i]);
-    }
-    out += "\n  </responses>\n</cascade_model>\n";
-    return out;
-}
-
-}  // namespace
 
 std::string read_model_file(const std::string& path) {
     std::error_code ec;

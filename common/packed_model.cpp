@@ -99,10 +99,15 @@ PackedModel compile_model(Model model) {
     return packed;
 }
 
+void check_gpu_supported(const LbpCascade& cascade) {
+    if (cascade.final_svm) throw InputError("MODEL", "the LBP histogram SVM stage runs on the CPU only (--backend cpu)");
+}
+
 std::vector<std::uint8_t> pack_model(const PackedModel& packed) {
     std::vector<std::uint8_t> out(sizeof(PackedHeader));
     PackedHeader header{};
     if (const auto* lbp = std::get_if<LbpCascade>(&packed.model.cascade)) {
+        check_gpu_supported(*lbp);
         header = header_of(*lbp, 0);
         header.num_responses = static_cast<std::uint32_t>(lbp->responses.size());
         header.num_stump_words = static_cast<std::uint32_t>(packed.stumps.size());

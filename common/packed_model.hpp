@@ -51,6 +51,10 @@ struct PackedModel {
 PackedModel compile_model(Model model);
 
 std::vector<std::uint8_t> pack_model(const PackedModel& packed);
+
+// Throws InputError for an LBP cascade with a final histogram SVM: that stage is not in the packed format and
+// the GPU detector does not run it (pack_model and LbpGpuDetector call this).
+void check_gpu_supported(const LbpCascade& cascade);
 // Checks magic, version, checksum, sizes, then the model (validate) and its tables; throws InputError naming
 // `name` and the first problem.
 PackedModel unpack_model(const std::uint8_t* bytes, std::size_t size, const std::string& name);

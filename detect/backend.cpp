@@ -1,6 +1,7 @@
 #include "detect/backend.hpp"
 
 #include <algorithm>
+#include <type_traits>
 #include <variant>
 
 #include "cli/usage_error.hpp"
@@ -56,8 +57,10 @@ PackedModel with_min_score(const PackedModel& model, std::optional<float> min_sc
     PackedModel out = model;
     std::visit(
         [&](auto& cascade) {
-            Stage& last = cascade.stages.back();
-            last.threshold = std::min(last.threshold, *min_score);
+            float* threshold = &cascade.stages.back().threshold;
+            if constexpr (std::is_same_v<std::decay_t<decltype(cascade)>, LbpCascade>)
+                if (cascade.final_svm) threshold = &cascade.final_svm->threshold;  // the final decision
+            *threshold = std::min(*threshold, *min_score);
         },
         out.model.cascade);
     return out;

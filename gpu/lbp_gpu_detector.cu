@@ -5,6 +5,7 @@
 
 #include "common/error.hpp"
 #include "common/lbp_tables.hpp"
+#include "common/packed_model.hpp"
 #include "gpu/detector_core.hpp"
 #include "gpu/lbp_cascade_gpu.hpp"
 #include "gpu/pyramid_gpu.hpp"
@@ -21,7 +22,7 @@ ConstantOwner g_constant_owner;
 class LbpCore final : public DetectorCore {
 public:
     LbpCore(const LbpCascade& cascade, const std::vector<std::uint32_t>& stumps, const LbpGpuOptions& options)
-        : DetectorCore(options, cascade.stages, cascade.policy, g_constant_owner),
+        : DetectorCore(options, supported(cascade).stages, cascade.policy, g_constant_owner),
           cascade_(cascade),
           options_(options) {
         if (options.shared_carveout > 100) throw InputError("GPU detector", "shared_carveout is a percentage");
@@ -34,6 +35,12 @@ public:
     }
 
 private:
+    // The cascade, checked before the GPU is touched.
+    static const LbpCascade& supported(const LbpCascade& cascade) {
+        check_gpu_supported(cascade);
+        return cascade;
+    }
+
     const FrameLayout& make_layout(Size frame) override {
         const LayoutMode mode = options_.mode == PyramidMode::exact ? LayoutMode::exact : LayoutMode::texture;
         layout_ = cascade::gpu::make_layout(frame, cascade_.window, options_.pyramid, options_.rule, mode);

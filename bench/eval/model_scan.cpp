@@ -54,9 +54,21 @@ double largest_response(const HaarCascade& c, int weak) {
     return m;
 }
 
+// A final histogram SVM's score: each normalised count lies in [0, 1].
+double final_stage_bound(const LbpCascade& c) {
+    if (!c.final_svm) return 0.0;
+    double m = std::fabs(static_cast<double>(c.final_svm->bias));
+    for (const float w : c.final_svm->weights) m += std::fabs(static_cast<double>(w));
+    return m;
+}
+template <class Cascade>
+double final_stage_bound(const Cascade&) {
+    return 0.0;
+}
+
 template <class Cascade>
 double span_of(const Cascade& c) {
-    double bound = 0.0, running = 0.0;
+    double bound = final_stage_bound(c), running = 0.0;
     for (const Stage& stage : c.stages) {
         double stage_bound = 0.0;
         for (int i = stage.first; i < stage.first + stage.count; ++i) stage_bound += largest_response(c, i);
@@ -64,6 +76,12 @@ double span_of(const Cascade& c) {
         bound = std::max(bound, c.policy == SumPolicy::running ? running : stage_bound);
     }
     return 2.0 * bound + 1.0;
+}
+
+bool has_final_stage(const LbpCascadeView& view) { return view.final_svm.weights != nullptr; }
+template <class View>
+bool has_final_stage(const View&) {
+    return false;
 }
 
 // A window functor that counts the weak learners run_stages evaluates through it.
@@ -80,7 +98,8 @@ struct CountingWindow {
 
 // The depth score of the window at (x, y) of a level's planes; `work` gets the weak learners evaluated and
 // `depth` the stage where run_stages stopped (kWindowRefused, scored below every stage, for a window the family
-// refuses).
+// refuses). A final histogram SVM is one more stage (stage_count): a window that passes the others reaches it
+// (depth num_stages), one it accepts gets past it (num_stages + 1), both with the SVM's score instead of the sum.
 template <class Family>
 double depth_score_at(const typename Family::View& view, const typename Family::Sampler& sampler, int x, int y,
                       double span, int& work, int& depth) {
@@ -93,6 +112,8 @@ double depth_score_at(const typename Family::View& view, const typename Family::
         return depth * span;
     }
     depth = run_stages(view, counted, 0, view.num_stages, sum);
+    if constexpr (HasFinalStage<decltype(window)>::value)
+        if (depth == view.num_stages && has_final_stage(view) && window.final_stage(sum)) ++depth;
     return depth * span + sum;
 }
 
@@ -159,7 +180,9 @@ std::vector<ScoredWindow> scan_depth_scores(const Model& model, const GrayView& 
 }
 
 int stage_count(const Model& model) {
-    return std::visit([](const auto& c) { return static_cast<int>(c.stages.size()); }, model.cascade);
+    const auto* lbp = std::get_if<LbpCascade>(&model.cascade);
+    const int final_stage = lbp && lbp->final_svm ? 1 : 0;  // the histogram SVM: one more stage of depth scores
+    return final_stage + std::visit([](const auto& c) { return static_cast<int>(c.stages.size()); }, model.cascade);
 }
 
 const char* work_unit(const Model& model) {

@@ -10,8 +10,10 @@
 #include <cmath>
 #include <limits>
 
+#include "common/error.hpp"
 #include "common/grouping.hpp"
 #include "common/lbp_cpu_detector.hpp"
+#include "common/lbp_uniform.hpp"
 #include "gpu/frame_layout.hpp"
 #include "gpu/lbp_gpu_detector.hpp"
 #include "tests/gpu/gpu_test_data.hpp"
@@ -157,12 +159,29 @@ TEST_CASE("exact mode: every strategy gives the CPU's raw windows for the WaldBo
     if (frames.empty()) return;
     long long windows = 0;
     for (const char* file : {"pedestrian_lbp_64x128.xml", "pedestrian_lbp_accept_64x128.xml"}) {
-        const auto c = test::load_lbp_model(*dir, file);
+        auto c = test::load_lbp_model(*dir, file);
         REQUIRE(c);  // gpu-pack copies models/pedestrian_lbp*.xml
+        c->final_svm.reset();  // the histogram SVM runs on the CPU only: its WaldBoost stages
         windows += check_parity(*c, frames, file);
     }
     MESSAGE(windows << " CPU windows compared against every strategy");
     CHECK(windows > 100);
+}
+
+TEST_CASE("a model ending in the LBP histogram SVM stage is refused in one line") {
+    if (!test::have_cuda_device()) return;
+    const auto dir = test::gpu_data_dir();
+    if (!dir) return;
+    auto model = test::load_lbp_model(*dir, "pedestrian_lbp_accept_64x128.xml");
+    REQUIRE(model);
+    LbpCascade c = *model;
+    LbpHistogramSvm svm;
+    svm.cells_x = (c.window.width - 16) / 8 + 1;
+    svm.cells_y = (c.window.height - 16) / 8 + 1;
+    svm.weights.assign(static_cast<std::size_t>(svm.cells_x * svm.cells_y * kLbpUniformBins), 0.f);
+    c.final_svm = svm;
+    CHECK_THROWS_WITH_AS(LbpGpuDetector(c, LbpGpuOptions{}),
+                         "MODEL: the LBP histogram SVM stage runs on the CPU only (--backend cpu)", InputError);
 }
 
 TEST_CASE("stats: survivors shrink at each compaction point, timings and the automatic choice are reported") {

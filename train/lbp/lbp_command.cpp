@@ -14,6 +14,7 @@
 #include "common/model_io.hpp"
 #include "data/progress.hpp"
 #include "train/command_line.hpp"
+#include "train/lbp/histogram_svm_stage.hpp"
 #include "train/lbp/lbp_evaluation.hpp"
 #include "train/lbp/lbp_trainer.hpp"
 
@@ -87,7 +88,28 @@ struct LbpCommand {
     std::string window, output, checkpoint;
     double eval_scale_factor = 1.1;
     int eval_stride = 2;
+    bool final_histogram_svm = false;
+    HistogramSvmOptions final_svm;
 };
+
+po::options_description final_stage_options(LbpCommand& c) {
+    HistogramSvmOptions& f = c.final_svm;
+    po::options_description final("Final stage", kLineLength, kLineLength / 2);
+    final.add_options()
+        ("final-histogram-svm", po::bool_switch(&c.final_histogram_svm),
+         "end the cascade with a linear SVM over uniform-LBP histograms of 16x16 cells at step 8, trained behind "
+         "the WaldBoost stages with rounds of hard negatives (runs on the CPU only)")
+        ("final-svm-c", po::value(&f.svm.c)->default_value(f.svm.c, "0.01"), "the final SVM's C")
+        ("final-svm-bias", po::value(&f.svm.bias_feature)->default_value(f.svm.bias_feature, "10"),
+         "the final SVM's constant feature (liblinear's -B: larger regularises its bias less)")
+        ("final-rounds", po::value(&f.rounds)->default_value(f.rounds),
+         "rounds of --final-negatives negatives: the first passes the stages, each later one also the SVM so far "
+         "at its margin")
+        ("final-negatives", po::value(&f.negatives)->default_value(f.negatives), "negatives mined per round")
+        ("final-mine-scale", po::value(&f.mine_scale_factor)->default_value(f.mine_scale_factor, "1.2"),
+         "pyramid scale step of the negative images while mining for the final stage");
+    return final;
+}
 
 po::options_description learning_options(LbpTrainConfig& config) {
     po::options_description learning("Learning", kLineLength, kLineLength / 2);
@@ -169,8 +191,19 @@ void train_and_report(const LbpCommand& c, const data::ProgressListener& listene
                      " window: only the window-sized centre of each is used, unscaled (--pos-margin cuts the "
                      "object out of a crop and resizes it to the window instead)");
     LogObserver observer(progress);
-    const LbpTrainingResult result =
+    LbpTrainingResult result =
         train_lbp(config, {dataset.positives, dataset.positive_groups, dataset.negatives}, observer);
+    // With the final stage, the positives with a ring of one pixel (the centre of a larger crop, or the crop resized
+    // to it), held-out ones too: the stage's LBP codes read the neighbours of the window's outer pixels.
+    std::vector<GrayImage> heldout_positives = dataset.heldout_positives;
+    if (c.final_histogram_svm) {
+        data::DatasetSpec ringed = c.spec;
+        ringed.crop.window = {c.spec.crop.window.width + 2, c.spec.crop.window.height + 2};
+        data::Dataset with_ring = data::load_dataset(ringed);
+        heldout_positives = std::move(with_ring.heldout_positives);
+        train_histogram_svm(result.cascade, with_ring.positives, 1, dataset.negatives, c.final_svm,
+                            [&](const std::string& line) { progress.log(line + "  " + cli::duration_text(progress.elapsed())); });
+    }
     save_model(Model{result.cascade, c.output}, c.output);
     progress.log("stopped: " + result.stopped_because);
     progress.log("wrote " + c.output + ": " + std::to_string(result.cascade.weaks.size()) +
@@ -181,7 +214,8 @@ void train_and_report(const LbpCommand& c, const data::ProgressListener& listene
                  std::to_string(result.windows_scanned) + " windows; training took " +
                  cli::duration_text(progress.elapsed()));
     if (!dataset.heldout_positives.empty() && !dataset.heldout_negatives.empty()) {
-        const double detected = window_detection_rate(result.cascade, dataset.heldout_positives, config.threads);
+        const double detected =
+            window_detection_rate(result.cascade, heldout_positives, config.threads, c.final_histogram_svm ? 1 : 0);
         const NegativeScan scan = scan_negative_images(result.cascade, dataset.heldout_negatives, c.eval_scale_factor,
                                                        c.eval_stride, config.threads);
         progress.log("held out: miss rate " + cli::fixed_text(1.0 - detected, 4) + " on " +
@@ -198,7 +232,10 @@ void train_and_report(const LbpCommand& c, const data::ProgressListener& listene
 bool run(int argc, const char* const* argv, const data::ProgressListener& listener) {
     LbpCommand c;
     po::options_description options("", kLineLength, kLineLength / 2);
-    options.add(dataset_options(c.spec, c.window, kLineLength)).add(learning_options(c.config)).add(run_options(c));
+    options.add(dataset_options(c.spec, c.window, kLineLength))
+        .add(learning_options(c.config))
+        .add(final_stage_options(c))
+        .add(run_options(c));
     po::variables_map vm;
     if (!parse_command_line(argc, argv, options, kUsage, vm)) return false;
     c.config.window = c.spec.crop.window = cli::parse_size("--window", c.window);
@@ -206,6 +243,10 @@ bool run(int argc, const char* const* argv, const data::ProgressListener& listen
     c.spec.seed = c.config.seed;
     c.spec.threads = c.config.threads;
     validate(c.config);
+    c.final_svm.mine_per_image = c.config.mine_per_image;
+    c.final_svm.seed = c.config.seed;
+    c.final_svm.threads = c.config.threads;
+    if (c.final_histogram_svm) validate(c.final_svm);
     check_dataset_options(c.spec);
     cli::check_threads("--threads", c.config.threads);
     std::vector<std::string> inputs = c.spec.positives;

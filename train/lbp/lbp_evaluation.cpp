@@ -1,7 +1,7 @@
 #include "train/lbp/lbp_evaluation.hpp"
 
 #include "common/cascade_eval.hpp"
-#include "common/integral.hpp"
+#include "common/feature_family.hpp"
 #include "common/lbp_cpu_detector.hpp"
 #include "common/parallel.hpp"
 #include "common/scan.hpp"
@@ -9,18 +9,19 @@
 
 namespace cascade::train::lbp {
 
-double window_detection_rate(const LbpCascade& cascade, const std::vector<GrayImage>& windows, int threads) {
+double window_detection_rate(const LbpCascade& cascade, const std::vector<GrayImage>& windows, int threads, int ring) {
     const LbpCascadeView view = view_of(cascade);
     std::vector<char> accepted(windows.size());
     parallel_for(
         static_cast<int>(windows.size()),
         [&](int i) {
-            IntegralImage sums;
-            compute_integral(windows[static_cast<std::size_t>(i)].view(), sums);
+            LbpLevelPlanes planes;
+            LbpFamily::build(cascade, windows[static_cast<std::size_t>(i)].view(), planes);
+            const LbpLevelSampler sampler = LbpFamily::sampler(planes);
             int rejected_at = 0;
             double score = 0.0;
             accepted[static_cast<std::size_t>(i)] =
-                accept_window(view, LbpWindow<IntegralView>{view, sums.view(), 0, 0}, rejected_at, score);
+                accept_window(view, LbpWindow<LbpLevelSampler>{view, sampler, ring, ring}, rejected_at, score);
         },
         threads);
     long long n = 0;

@@ -10,8 +10,10 @@
 
 namespace cascade::train::lbp {
 
-// Fraction of the window-sized samples whose window the cascade accepts.
-double window_detection_rate(const LbpCascade& cascade, const std::vector<GrayImage>& windows, int threads);
+// Fraction of the samples whose window the cascade accepts: the window at (ring, ring) of each, with `ring` pixels
+// around it (0: window-sized samples).
+double window_detection_rate(const LbpCascade& cascade, const std::vector<GrayImage>& windows, int threads,
+                             int ring = 0);
 
 struct NegativeScan {
     long long windows = 0;   // scanned

@@ -68,7 +68,11 @@ void check_min_score_extends(const std::string& model, const eval::ModelResult& 
                              const std::string& annotations) {
     Model strict = load_model(model);
     const float raised = static_cast<float>(own.curve[own.curve.size() / 2].threshold);
-    std::visit([&](auto& c) { c.stages.back().threshold = raised; }, strict.cascade);
+    auto* lbp = std::get_if<LbpCascade>(&strict.cascade);
+    if (lbp && lbp->final_svm)
+        lbp->final_svm->threshold = raised;  // the final decision: the histogram SVM's
+    else
+        std::visit([&](auto& c) { c.stages.back().threshold = raised; }, strict.cascade);
     save_model(strict, dir / "strict.xml");
     const ToolResult scanned = run_eval({"image", "--model", dir / "strict.xml", "--group", "nms", "--annotations",
                                          annotations, "--json", dir / "s.json"});
