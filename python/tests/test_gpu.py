@@ -8,7 +8,7 @@ import cascade_toolkit as ct
 from conftest import FRONTAL_FACE, ROOT, SAMPLES, need, same_detections
 
 MODELS = [(FRONTAL_FACE, {"scale_factor": 1.1}), (ROOT / "models/pedestrian_hog.xml", {"stride": 4}),
-          (ROOT / "models/pedestrian_lbp_64x128.xml", {})]
+          (ROOT / "models/pedestrian_lbp_accept_64x128.xml", {})]
 
 
 def gpu_detector(model, **options):

@@ -86,7 +86,8 @@ TEST_CASE("packed OpenCV cascades unpack to the same model and stump tables") {
 }
 
 TEST_CASE("a WaldBoost model packs without stump tables and loads the same") {
-    const std::string path = std::string(CASCADE_SOURCE_DIR) + "/models/pedestrian_lbp_64x128.xml";
+    // (models/pedestrian_lbp_64x128.xml ends in a histogram SVM, which the packed format refuses.)
+    const std::string path = std::string(CASCADE_SOURCE_DIR) + "/models/pedestrian_lbp_accept_64x128.xml";
     const PackedModel compiled = cascade::load_packed_model(path);
     CHECK(compiled.stumps.empty());
     const std::vector<std::uint8_t> packed = cascade::pack_model(compiled);
