@@ -1,16 +1,10 @@
 #include "common/lbp_tables.hpp"
 
-#include <cstring>
+#include "common/float_bits.hpp"
 
 namespace cascade {
 
 namespace {
-
-std::uint32_t bits_of(float f) {
-    std::uint32_t bits;  // compared as bits: the kernels must return the very same float
-    std::memcpy(&bits, &f, sizeof bits);
-    return bits;
-}
 
 const float* table_of(const LbpCascade& cascade, const LbpWeak& w) {
     return cascade.responses.data() + static_cast<std::size_t>(w.table) * kLbpCodes;
@@ -22,9 +16,9 @@ std::vector<std::uint32_t> stump_tables(const LbpCascade& cascade) {
     std::vector<std::uint32_t> out;
     for (const LbpWeak& w : cascade.weaks) {
         const float* table = table_of(cascade, w);
-        std::uint32_t leaf[2] = {bits_of(table[0]), bits_of(table[0])}, subset[8] = {};
+        std::uint32_t leaf[2] = {float_bits(table[0]), float_bits(table[0])}, subset[8] = {};
         for (int c = 0; c < kLbpCodes; ++c) {
-            const std::uint32_t bits = bits_of(table[c]);
+            const std::uint32_t bits = float_bits(table[c]);
             if (bits == leaf[0]) continue;
             if (leaf[1] == leaf[0]) leaf[1] = bits;
             if (bits != leaf[1]) return {};  // three values: the model runs on its tables
@@ -41,7 +35,7 @@ bool stumps_match_tables(const LbpCascade& cascade, const std::vector<std::uint3
     for (std::size_t i = 0; i < cascade.weaks.size(); ++i) {
         const float* table = table_of(cascade, cascade.weaks[i]);
         for (int c = 0; c < kLbpCodes; ++c)
-            if (bits_of(stump_response(stumps.data(), static_cast<unsigned>(i * kStumpWords), c)) != bits_of(table[c]))
+            if (float_bits(stump_response(stumps.data(), static_cast<unsigned>(i * kStumpWords), c)) != float_bits(table[c]))
                 return false;
     }
     return true;

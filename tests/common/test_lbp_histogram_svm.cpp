@@ -5,13 +5,13 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
-#include <cstring>
 #include <opencv2/imgcodecs.hpp>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "common/error.hpp"
+#include "common/float_bits.hpp"
 #include "common/lbp_cpu_detector.hpp"
 #include "common/lbp_uniform.hpp"
 #include "common/model_io.hpp"
@@ -21,12 +21,6 @@
 namespace {
 
 using namespace cascade;
-
-std::uint32_t bits_of(float f) {
-    std::uint32_t b;
-    std::memcpy(&b, &f, sizeof b);
-    return b;
-}
 
 LbpHistogramSvm random_svm(float threshold) {
     LbpHistogramSvm svm;
@@ -100,11 +94,11 @@ TEST_CASE("LBP histogram SVM in XML: bit-exact round trip, one-line errors for b
     CHECK(b.step == 8);
     CHECK(b.cells_x == 7);
     CHECK(b.cells_y == 15);
-    CHECK(bits_of(b.bias) == bits_of(a.bias));
-    CHECK(bits_of(b.threshold) == bits_of(a.threshold));
+    CHECK(float_bits(b.bias) == float_bits(a.bias));
+    CHECK(float_bits(b.threshold) == float_bits(a.threshold));
     REQUIRE(b.weights.size() == a.weights.size());
     long differ = 0;
-    for (std::size_t k = 0; k < a.weights.size(); ++k) differ += bits_of(a.weights[k]) != bits_of(b.weights[k]);
+    for (std::size_t k = 0; k < a.weights.size(); ++k) differ += float_bits(a.weights[k]) != float_bits(b.weights[k]);
     CHECK(differ == 0);
     CHECK(model_xml(Model{back, "m.xml"}, "m.xml") == xml);
 

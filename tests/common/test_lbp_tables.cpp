@@ -6,10 +6,10 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
-#include <cstring>
 #include <string>
 
 #include "common/cascade_eval.hpp"
+#include "common/float_bits.hpp"
 #include "common/integral.hpp"
 #include "common/lbp_tables.hpp"
 #include "common/model_io.hpp"
@@ -19,12 +19,6 @@
 namespace {
 
 using namespace cascade;
-
-std::uint32_t bits_of(float f) {
-    std::uint32_t b;
-    std::memcpy(&b, &f, sizeof b);
-    return b;
-}
 
 LbpCascade lbp_model(const std::string& path) { return std::get<LbpCascade>(load_model(path).cascade); }
 
@@ -36,7 +30,7 @@ bool compare_pair(const LbpCascadeView& view, const TileWindow<kStumps>& left, c
     const TileWindowPair<kStumps> pair{left.responses, left.weaks, left.stumps, left.origin};
     for (int i = 0; i < weak_count(view); ++i) {
         const ResponsePair r = pair(i);
-        if (bits_of(r.left) != bits_of(left(i)) || bits_of(r.right) != bits_of(right(i))) {
+        if (float_bits(r.left) != float_bits(left(i)) || float_bits(r.right) != float_bits(right(i))) {
             FAIL("weak learner " << i);
             return false;
         }
@@ -70,7 +64,7 @@ long long compare_windows(const LbpCascade& c, const std::vector<std::uint32_t>&
             const LbpWindow<IntegralView> plain{view, sums, x, y};
             const TileWindow<kStumps> fast{c.responses.data(), weaks.data(), stumps.data(), sums.origin(x, y)};
             for (std::size_t i = 0; i < c.weaks.size(); ++i)
-                if (bits_of(fast(static_cast<int>(i))) != bits_of(plain(static_cast<int>(i)))) {
+                if (float_bits(fast(static_cast<int>(i))) != float_bits(plain(static_cast<int>(i)))) {
                     FAIL("weak learner " << i << " at (" << x << ", " << y << ")");
                     return windows;
                 }
@@ -104,8 +98,8 @@ TEST_CASE("stump tables: OpenCV's LBP cascades as subsets and two leaves give ev
             for (int code = 0; code < kLbpCodes; ++code) {
                 const float table = c.responses[static_cast<std::size_t>(c.weaks[i].table) * kLbpCodes + code];
                 INFO(file << ", weak learner " << i << ", code " << code);
-                REQUIRE(bits_of(stump_response(stumps.data(), static_cast<unsigned>(i * kStumpWords), code)) ==
-                        bits_of(table));
+                REQUIRE(float_bits(stump_response(stumps.data(), static_cast<unsigned>(i * kStumpWords), code)) ==
+                        float_bits(table));
             }
         }
         CHECK(both_leaves == static_cast<int>(c.weaks.size()));  // every stump splits its codes
