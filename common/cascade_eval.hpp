@@ -157,6 +157,13 @@ CASCADE_HD bool refused(const Window& window) {
         return false;
 }
 
+// Whether a cascade has a stage after its boosted stages: LbpCascade's histogram SVM (accept_window's final_stage).
+CASCADE_HD bool has_final_stage(const LbpCascadeView& view) { return view.final_svm.weights != nullptr; }
+template <class View>
+CASCADE_HD bool has_final_stage(const View&) {
+    return false;
+}
+
 template <class Window, class = void>
 struct HasFinalStage : std::false_type {};
 template <class Window>

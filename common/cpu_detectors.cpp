@@ -26,15 +26,16 @@ public:
             const typename Family::template Window<typename Family::Sampler> window{view, level.sampler, x, y};
             int rejected_at = 0;
             double score = 0.0;
-            if (accept_window(view, window, rejected_at, score))
-                found.push_back({to_image(level.level, x, y), static_cast<float>(score)});
+            const bool accepted = accept_window(view, window, rejected_at, score);
+            if (accepted) found.push_back({to_image(level.level, x, y), static_cast<float>(score)});
             if (owner->counting_) {
                 ++counts.windows;
                 counts.weaks += weaks_evaluated(view, rejected_at);
                 if (rejected_at == kWindowRefused)
                     ++counts.refused;
-                else
-                    ++counts.rejected_at[static_cast<std::size_t>(rejected_at)];
+                else  // a final stage's rejection has rejected_at == num_stages, its own entry
+                    ++counts.rejected_at[accepted ? counts.rejected_at.size() - 1
+                                                  : static_cast<std::size_t>(rejected_at)];
             }
             return rejected_at;
         }
@@ -42,7 +43,7 @@ public:
 
     AcceptedWindows(const typename Family::Cascade& cascade, bool counting)
         : view_(view_of(cascade)), counting_(counting) {
-        if (counting_) stats_.rejected_at.assign(cascade.stages.size() + 1, 0);
+        if (counting_) stats_.rejected_at.assign(cascade.stages.size() + (has_final_stage(view_) ? 2 : 1), 0);
     }
 
     Task task() const {

@@ -31,7 +31,8 @@ struct ScanParams {
 struct ScanStats {
     std::int64_t windows = 0;
     std::int64_t weaks = 0;                 // weak learners evaluated (HoG: blocks), all windows together
-    std::vector<std::int64_t> rejected_at;  // [s]: windows rejected by stage s; [num_stages]: accepted
+    // [s]: windows rejected by stage s (a final stage, has_final_stage, is stage num_stages); back(): accepted
+    std::vector<std::int64_t> rejected_at;
     std::int64_t refused = 0;               // windows the family refused before any stage (kWindowRefused)
 
     void add(const ScanStats& other) {

@@ -78,12 +78,6 @@ double span_of(const Cascade& c) {
     return 2.0 * bound + 1.0;
 }
 
-bool has_final_stage(const LbpCascadeView& view) { return view.final_svm.weights != nullptr; }
-template <class View>
-bool has_final_stage(const View&) {
-    return false;
-}
-
 // A window functor that counts the weak learners run_stages evaluates through it.
 template <class Window>
 struct CountingWindow {

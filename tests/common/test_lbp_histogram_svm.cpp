@@ -131,8 +131,10 @@ TEST_CASE("LBP histogram SVM on the CPU: the windows and scores of the experimen
         ScanParams params;
         params.pyramid.scale_factor = 100.f;  // one level: the image itself
         params.rule.stride = 8;
-        const std::vector<Detection> found = detect_windows(pass_all_then(svm), image, params);
+        ScanStats stats;
+        const std::vector<Detection> found = detect_windows(pass_all_then(svm), image, params, &stats);
         std::size_t next = 0;  // detections come sorted by (x, y)
+        std::int64_t windows = 0;
         for (int x = 0; x + 64 <= grey.cols; x += 8)
             for (int y = 0; y + 128 <= grey.rows; y += 8) {
                 const double expected = grid_score(plane, svm, x, y);
@@ -141,8 +143,18 @@ TEST_CASE("LBP histogram SVM on the CPU: the windows and scores of the experimen
                 if (std::fabs(expected - svm.threshold) > 1e-4) CHECK(listed == (expected >= svm.threshold));
                 if (listed) CHECK(found[next++].score == doctest::Approx(expected).epsilon(1e-5));
                 ++compared;
+                ++windows;
             }
         CHECK(next == found.size());
+        // The counts: the one stage passes every window, the SVM (stage 1) rejects what it does not accept.
+        const auto accepted = static_cast<std::int64_t>(found.size());
+        CHECK(stats.windows == windows);
+        REQUIRE(stats.rejected_at.size() == 3);
+        CHECK(stats.rejected_at[0] == 0);
+        CHECK(stats.rejected_at[1] == windows - accepted);
+        CHECK(stats.rejected_at[2] == accepted);
+        CHECK(accepted > 0);
+        CHECK(accepted < windows);
     }
     if (compared == 0) MESSAGE("SKIP: inria/Train/neg images absent");
 }
