@@ -25,6 +25,7 @@
 #include "common/cov_features.hpp"
 #include "common/haar_eval.hpp"
 #include "common/haar_integrals.hpp"
+#include "common/hog_block_cache.hpp"
 #include "common/hog_eval.hpp"
 #include "common/hog_features.hpp"
 #include "common/image.hpp"
@@ -70,25 +71,33 @@ struct LbpFamily {
 
 // HoG blocks (cascade-train hog): nine integral histograms of gradient orientation per level, the gradient
 // planes that Dalal-Triggs blocks read and, for a model with LBP-histogram learners, the uniform-LBP bin plane.
+// On the CPU each level's Dalal-Triggs descriptors and LBP cell counts are computed once and shared by the
+// windows that read them (common/hog_block_cache.hpp: the level's cache, which one task fills).
 struct HogFamily {
     using Cascade = HogCascade;
     using View = HogCascadeView;
-    using Planes = HogPlanes;
-    using Sampler = HogSampler;
+    using Planes = HogCpuPlanes;
+    using Sampler = HogCachedSampler;
     template <class S>
     using Window = HogWindow<S>;
-    static constexpr bool kAllLevelsAtOnce = false;  // nine uint32 planes per pixel
+    static constexpr bool kAllLevelsAtOnce = false;  // nine uint32 planes per pixel; and one thread per cache
 
     static void build(const Cascade& cascade, const GrayView& pixels, Planes& planes) {
-        compute_hog_planes(pixels, planes, uses_lbp_bins(cascade));
+        build_planes(pixels, planes, uses_lbp_bins(cascade));
     }
-    static Sampler sampler(const Planes& planes) { return planes.sampler(); }
+    static Sampler sampler(const Planes& planes) { return planes.cached_sampler(); }
+
+protected:
+    static void build_planes(const GrayView& pixels, Planes& planes, bool with_lbp_bins) {
+        compute_hog_planes(pixels, planes, with_lbp_bins);
+        planes.cache.reset(pixels.size());
+    }
 };
 
 // HogFamily with the LBP bin plane on every level, whatever the cascade reads (the HoG trainer's miner, whose
 // windows feed a final stage of LBP-histogram learners).
 struct HogLbpFamily : HogFamily {
-    static void build(const Cascade&, const GrayView& pixels, Planes& planes) { compute_hog_planes(pixels, planes, true); }
+    static void build(const Cascade&, const GrayView& pixels, Planes& planes) { build_planes(pixels, planes, true); }
 };
 
 // Haar features (OpenCV's Haar cascades): integral, squared and tilted integral images per level.

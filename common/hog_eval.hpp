@@ -100,6 +100,25 @@ inline HogCascadeView view_of(const HogCascade& c) {
     return {c.window, c.policy, static_cast<int>(c.stages.size()), c.stages.data(), c.weaks.data()};
 }
 
+template <class Sampler, class = void>
+struct HasLbpBins : std::false_type {};
+template <class Sampler>
+struct HasLbpBins<Sampler, std::void_t<decltype(std::declval<const Sampler&>().lbp_bin(0, 0))>> : std::true_type {};
+
+template <class Sampler, class = void>
+struct HasGradients : std::false_type {};
+template <class Sampler>
+struct HasGradients<Sampler, std::void_t<decltype(std::declval<const Sampler&>().gradient(0, 0))>> : std::true_type {};
+
+// A sampler with a block cache (the CPU scan's HogCachedSampler, common/hog_block_cache.hpp) gives each Dalal-Triggs
+// descriptor and LBP cell's counts by the block's corner in the level, computed once per level by the functions
+// the other samplers' windows call (so with the same bits).
+template <class Sampler, class = void>
+struct HasBlockCache : std::false_type {};
+template <class Sampler>
+struct HasBlockCache<Sampler, std::void_t<decltype(std::declval<const Sampler&>().dalal_triggs_block_at(
+                                  0, 0, false, static_cast<float*>(nullptr)))>> : std::true_type {};
+
 // The bins an LBP-histogram learner whose weights[0] is bin first_bin reads (model.hpp): weights[0 .. n).
 CASCADE_HD constexpr int lbp_learner_bins(int first_bin) {
     return kLbpUniformBins - first_bin < kHogBlockDims ? kLbpUniformBins - first_bin : kHogBlockDims;
@@ -110,22 +129,15 @@ CASCADE_HD constexpr int lbp_learner_bins(int first_bin) {
 template <class Sampler>
 CASCADE_HD float lbp_learner_projection(const Sampler& s, int wx, int wy, const HogWeak& weak) {
     int counts[kLbpUniformBins];
-    const int side = weak.block.width;
-    lbp_cell_counts(s, wx + weak.block.x, wy + weak.block.y, side, counts);
+    const int side = weak.block.width, x = wx + weak.block.x, y = wy + weak.block.y;
+    if constexpr (HasBlockCache<Sampler>::value)
+        s.lbp_cell_counts_at(x, y, side, counts);
+    else
+        lbp_cell_counts(s, x, y, side, counts);
     const float dot =
         lbp_histogram_dot(counts, side * side, weak.weights, weak.first_bin, lbp_learner_bins(weak.first_bin));
     return exact::add(dot, weak.bias);
 }
-
-template <class Sampler, class = void>
-struct HasLbpBins : std::false_type {};
-template <class Sampler>
-struct HasLbpBins<Sampler, std::void_t<decltype(std::declval<const Sampler&>().lbp_bin(0, 0))>> : std::true_type {};
-
-template <class Sampler, class = void>
-struct HasGradients : std::false_type {};
-template <class Sampler>
-struct HasGradients<Sampler, std::void_t<decltype(std::declval<const Sampler&>().gradient(0, 0))>> : std::true_type {};
 
 // Response of weak learner i of a HoG cascade for the window at (x, y). A sampler without gradients reads every
 // block from the integrals; the GPU uses one only for models without Dalal-Triggs learners (hog_gpu_detector.cu).
@@ -145,7 +157,11 @@ struct HogWindow {
         float v[kHogBlockDims];
         if constexpr (HasGradients<Sampler>::value) {
             if (is_dalal_triggs(weak.descriptor)) {
-                dalal_triggs_block(sampler, x, y, weak.block, weak.descriptor == kHogDescriptorDalalTriggsGamma, v);
+                const bool gamma = weak.descriptor == kHogDescriptorDalalTriggsGamma;
+                if constexpr (HasBlockCache<Sampler>::value)
+                    sampler.dalal_triggs_block_at(x + weak.block.x, y + weak.block.y, gamma, v);
+                else
+                    dalal_triggs_block(sampler, x, y, weak.block, gamma, v);
                 return hog_response(weak, hog_projection(weak, v));
             }
         }

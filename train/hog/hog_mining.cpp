@@ -49,11 +49,13 @@ public:
     void merge(Task&) {}
 
 private:
-    int visit(const HogSampler& sampler, int x, int y) {
+    // Sampler: the level's HogCachedSampler (its blocks shared between the windows of the level).
+    template <class Sampler>
+    int visit(const Sampler& sampler, int x, int y) {
         ++harvest_.windows;
         int rejected_at = 0;
         double score = 0.0;
-        if (!accept_window(view_, HogWindow<HogSampler>{view_, sampler, x, y}, rejected_at, score))
+        if (!accept_window(view_, HogWindow<Sampler>{view_, sampler, x, y}, rejected_at, score))
             return rejected_at;
         ++harvest_.false_positives;
         if (harvest_.kept.size() < options_.per_image) {
