@@ -22,6 +22,8 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
+#include <utility>
 
 #include "common/exact_math.hpp"
 #include "common/hd.hpp"
@@ -111,6 +113,24 @@ CASCADE_HD DtVote dt_pixel_vote(int gx, int gy) {
     return v;
 }
 
+// A sampler with dt_vote(x, y, gamma) gives each pixel's vote itself (the CPU scan's block cache keeps every
+// level's votes, common/hog_block_cache.hpp: dt_pixel_vote of the same gradient, so the same bits); the others'
+// votes are computed from their gradients.
+template <class Sampler, class = void>
+struct HasDtVotes : std::false_type {};
+template <class Sampler>
+struct HasDtVotes<Sampler, std::void_t<decltype(std::declval<const Sampler&>().dt_vote(0, 0, false))>> : std::true_type {};
+
+template <class Sampler>
+CASCADE_HD DtVote dt_vote_at(const Sampler& s, int x, int y, bool gamma) {
+    if constexpr (HasDtVotes<Sampler>::value) {
+        return s.dt_vote(x, y, gamma);
+    } else {
+        const GradientPair g = gamma ? s.gamma_gradient(x, y) : s.gradient(x, y);
+        return dt_pixel_vote(g.gx, g.gy);
+    }
+}
+
 // The 36 unnormalised cell histograms of the 16x16 block at `block`'s corner in the window at (wx, wy),
 // element 9 * cell + bin, cells in reading order; from the gamma-corrected gradients if `gamma`.
 template <class Sampler>
@@ -120,8 +140,7 @@ CASCADE_HD void dt_block_histogram(const Sampler& s, int wx, int wy, Rect block,
         const float gy = dt_gaussian(py);
         for (int px = 0; px < kDalalTriggsBlock; ++px) {
             const int x = wx + block.x + px, y = wy + block.y + py;
-            const GradientPair g = gamma ? s.gamma_gradient(x, y) : s.gradient(x, y);
-            const DtVote vote = dt_pixel_vote(g.gx, g.gy);
+            const DtVote vote = dt_vote_at(s, x, y, gamma);
             if (vote.magnitude == 0.f) continue;
             const float m = exact::mul(vote.magnitude, exact::mul(gy, dt_gaussian(px)));
             const float lo_share = exact::add(1.f, -vote.hi_share);

@@ -4,15 +4,31 @@
 
 namespace cascade {
 
+namespace {
+constexpr DtVote kNotComputed{0, 1, 0.f, -1.f};
+}  // namespace
+
+DtVote HogBlockCache::VoteReader::computed_vote(int x, int y, bool gamma) const {
+    const GradientPair g = gamma ? pixels.gamma_gradient(x, y) : pixels.gradient(x, y);
+    const DtVote vote = dt_pixel_vote(g.gx, g.gy);
+    votes[gamma ? 1 : 0][static_cast<std::size_t>(y) * static_cast<std::size_t>(width) + static_cast<std::size_t>(x)] = vote;
+    return vote;
+}
+
 void HogBlockCache::reset(Size level) {
     level_ = level;
     for (auto& memo : dalal_triggs_) memo.reset(level);
+    for (auto& votes : votes_) votes.clear();
     for (auto& side_memo : lbp_) side_memo.second.reset(level);
 }
 
 void HogBlockCache::dalal_triggs(const HogSampler& s, int x, int y, bool gamma, float v[kHogBlockDims]) {
     dalal_triggs_[gamma ? 1 : 0].get(x, y, v, [&] {
-        dalal_triggs_block(s, x, y, Rect{0, 0, kDalalTriggsBlock, kDalalTriggsBlock}, gamma, v);
+        std::vector<DtVote>& votes = votes_[gamma ? 1 : 0];
+        if (votes.empty())
+            votes.assign(static_cast<std::size_t>(level_.width) * static_cast<std::size_t>(level_.height), kNotComputed);
+        dalal_triggs_block(VoteReader{s, votes_, level_.width}, x, y, Rect{0, 0, kDalalTriggsBlock, kDalalTriggsBlock},
+                           gamma, v);
     });
 }
 

@@ -1,7 +1,8 @@
 // The CPU scan's memo of one pyramid level's HoG descriptors: windows at stride 8 (or 4) share almost all their
 // blocks with their neighbours, so each distinct Dalal-Triggs block descriptor (36 floats, by its corner in the
 // level and its gamma flag: the block is always 16x16) and each uniform-LBP cell histogram (59 counts, by corner
-// and side) is computed once, the first time a window's learner reads it, and copied for every later reader.
+// and side) is computed once, the first time a window's learner reads it, and copied for every later reader; the
+// overlapping Dalal-Triggs blocks also share their pixels' votes (orientation bins and magnitudes).
 // Lazily: few windows reach the final stage that reads them, so a dense grid of every block would mostly go
 // unread.
 //
@@ -19,6 +20,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/dalal_triggs_descriptor.hpp"
 #include "common/geometry.hpp"
 #include "common/hog_features.hpp"
 #include "common/lbp_uniform.hpp"
@@ -74,8 +76,24 @@ public:
     void lbp_counts(const HogSampler& s, int x, int y, int side, int (&counts)[kLbpUniformBins]);
 
 private:
+    // The level's pixel votes (dt_pixel_vote) of one kind of gradients, each computed on its first read: the
+    // blocks of a level overlap (by 8 pixels on the scan's grid, by 12 between windows at stride 4).
+    struct VoteReader {
+        const HogSampler& pixels;
+        std::vector<DtVote>* votes;  // [0]: plain, [1]: gamma-corrected; magnitude < 0: not computed
+        int width;
+
+        DtVote dt_vote(int x, int y, bool gamma) const {
+            const DtVote& vote = votes[gamma ? 1 : 0][static_cast<std::size_t>(y) * static_cast<std::size_t>(width) +
+                                                     static_cast<std::size_t>(x)];
+            return vote.magnitude >= 0.f ? vote : computed_vote(x, y, gamma);
+        }
+        DtVote computed_vote(int x, int y, bool gamma) const;  // and stored
+    };
+
     Size level_;
     PositionMemo<float, kHogBlockDims> dalal_triggs_[2];                   // plain, gamma-corrected
+    std::vector<DtVote> votes_[2];                                        // per pixel; empty before first use
     std::vector<std::pair<int, PositionMemo<int, kLbpUniformBins>>> lbp_;  // by cell side
 };
 
