@@ -1,8 +1,25 @@
 #include "common/lbp_uniform.hpp"
 
+#include <array>
+
 namespace cascade {
 
+namespace {
+
+// lbp_uniform_bin of every code, computed once: the host reads its planes' bins from this table (the same bins).
+const std::array<std::uint8_t, 256>& uniform_bins() {
+    static const std::array<std::uint8_t, 256> table = [] {
+        std::array<std::uint8_t, 256> t{};
+        for (int code = 0; code < 256; ++code) t[static_cast<std::size_t>(code)] = static_cast<std::uint8_t>(lbp_uniform_bin(code));
+        return t;
+    }();
+    return table;
+}
+
+}  // namespace
+
 LbpBinPlane build_lbp_bin_plane(const GrayView& level) {
+    const std::array<std::uint8_t, 256>& bins = uniform_bins();
     LbpBinPlane plane;
     plane.width = level.width;
     plane.height = level.height;
@@ -10,7 +27,7 @@ LbpBinPlane build_lbp_bin_plane(const GrayView& level) {
     for (int y = 0; y < level.height; ++y)
         for (int x = 0; x < level.width; ++x)
             plane.bins[static_cast<std::size_t>(y) * level.width + x] =
-                static_cast<std::uint8_t>(lbp_uniform_bin(lbp_pixel_code(level, level.width, level.height, x, y)));
+                bins[static_cast<std::size_t>(lbp_pixel_code(level, level.width, level.height, x, y))];
     return plane;
 }
 
