@@ -3,6 +3,8 @@
 #include <climits>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 
 #include "cli/number_text.hpp"
 #include "common/error.hpp"
@@ -25,6 +27,11 @@ double stage_number(const std::string& text, double low, double high, const Stat
         reader.fail("stage statistic '" + text + "' is not a number in [" + cli::real_text(low) + ", " +
                     cli::real_text(high) + "]");
     return v;
+}
+
+std::string file_text(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
 void read_cursor(const StateReader& reader, MiningCursor& cursor) {
@@ -84,7 +91,12 @@ StageCheckpoint read_stage_checkpoint(const std::string& dir, const std::string&
     cascade.stages.resize(state.stages.size());
     const Stage* last = cascade.stages.empty() ? nullptr : &cascade.stages.back();
     cascade.weaks.resize(last ? static_cast<std::size_t>(last->first + last->count) : 0);
-    if (text_hash(model_xml(Model{cascade, dir + "/cascade.xml"}, dir + "/cascade.xml")) != reader.text("model"))
+    // The record is the hash of the text the writer wrote: this build's text of the cascade cut to the recorded
+    // stages (cascade.xml may hold one more, written just before a kill), or the file itself as an earlier
+    // build wrote it (another format_version: the same cascade, another text).
+    const std::string& recorded = reader.text("model");
+    if (text_hash(model_xml(Model{cascade, dir + "/cascade.xml"}, dir + "/cascade.xml")) != recorded &&
+        text_hash(file_text(dir + "/cascade.xml")) != recorded)
         reader.fail("its model " + dir + "/cascade.xml is not the one it was written with");
     return state;
 }

@@ -251,10 +251,25 @@ TEST_CASE("cascade-train hog resumes from its checkpoint to the same model, whic
         with({"--stages", "3", "--output", resumed, "--checkpoint", checkpoint, "--resume"});
     CHECK(run_cli(again_args) == 1);
     std::ofstream(state_path, std::ios::binary) << state;
-    Model edited = load_model(checkpoint + "/cascade.xml");
+    const std::string model_path = checkpoint + "/cascade.xml", written = bytes_of(model_path);
+    Model edited = load_model(model_path);
     std::get<HogCascade>(edited.cascade).stages[0].threshold += 0.25f;
-    save_model(edited, checkpoint + "/cascade.xml");
+    save_model(edited, model_path);
     CHECK(run_cli(again_args) == 1);
+    CHECK(bytes_of(resumed) == model_bytes);
+
+    // A checkpoint an earlier build wrote resumes: its cascade.xml in an older format_version, its state's model
+    // hash that of that text.
+    const std::string version = "format_version=\"" + std::to_string(kModelFormatVersion) + "\"";
+    std::string older = written;
+    REQUIRE(older.find(version) != std::string::npos);
+    older.replace(older.find(version), version.size(), "format_version=\"" + std::to_string(kModelFormatVersion - 1) + "\"");
+    std::ofstream(model_path, std::ios::binary) << older;
+    body = state.substr(0, state.rfind("checksum "));
+    const std::size_t hash_at = body.find("\nmodel ") + 7;
+    body.replace(hash_at, body.find('\n', hash_at) - hash_at, train::text_hash(older));
+    std::ofstream(state_path, std::ios::binary) << body << "checksum " << train::text_hash(body) << "\n";
+    REQUIRE(run_cli(again_args) == 0);
     CHECK(bytes_of(resumed) == model_bytes);
 }
 
