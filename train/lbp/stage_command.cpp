@@ -42,7 +42,8 @@ opencv_traincascade's options and theirs here:
   -w, -h                --window WxH       -bt DAB|RAB|LB|GAB --boost discrete|real|logit|gentle
   -minHitRate           --min-hit-rate     -maxFalseAlarmRate --max-false-alarm
   -weightTrimRate       --weight-trim-rate -maxWeakCount      --max-weak-count
-  -maxDepth             1 (stumps, as every OpenCV LBP cascade; OpenCV's detector needs no more)
+  -maxDepth             --max-depth 1 only (stumps, as every OpenCV LBP cascade): deeper LBP trees need a
+                        weak-learner form the model and detectors lack
   -precalcValBufSize    not needed: the codes of every feature are computed once per sample
 opencv_createsamples's mirroring and distortions: --mirror, --jitter, --jitter-shift, --jitter-scale,
 --jitter-rotation.
@@ -76,7 +77,7 @@ opencv_traincascade's options and theirs here:
   -minHitRate           --min-hit-rate     -maxFalseAlarmRate --max-false-alarm
   -weightTrimRate       --weight-trim-rate -maxWeakCount      --max-weak-count
   -mode BASIC|CORE|ALL  --haar-mode basic|core|all
-  -maxDepth             1 (stumps)
+  -maxDepth             --max-depth 1 only (stumps): Haar trees deeper than stumps are not trained yet
   -precalcValBufSize    not needed: every feature's value is binned once per sample
 opencv_createsamples's mirroring and distortions: --mirror, --jitter, --jitter-shift, --jitter-scale,
 --jitter-rotation.
@@ -131,7 +132,18 @@ struct StageCommand {
     data::DatasetSpec spec;
     StageTrainConfig config;
     std::string window, output, project_output, checkpoint, boost = "gentle", haar_mode = "basic";
+    int max_depth = 1;  // -maxDepth: only stumps are trained (check_max_depth)
 };
+
+// Trees deeper than stumps: LBP ones need a new weak-learner form in the common model (one MB-LBP feature per
+// weak learner today), Haar ones a tree-growing weak fit (the model, XML and detectors hold Haar trees).
+void check_max_depth(bool haar, int depth) {
+    if (depth < 1) throw cli::UsageError("--max-depth", "must be at least 1 (1: stumps), not " + std::to_string(depth));
+    if (depth == 1) return;
+    throw cli::UsageError("--max-depth", std::to_string(depth) + (haar
+        ? ": Haar trees deeper than stumps are not trained yet; only 1 (stumps)"
+        : ": LBP trees deeper than stumps need a weak-learner form the model and detectors lack; only 1 (stumps)"));
+}
 
 BoostType parse_boost(const std::string& text) {
     if (text == "gentle" || text == "GAB") return BoostType::gentle;
@@ -159,6 +171,8 @@ po::options_description training_options(StageCommand& c) {
          "weak learners are chosen on the heaviest samples holding this fraction of the weight (-weightTrimRate)")
         ("max-weak-count", po::value(&t.boost.max_weak_count)->default_value(t.boost.max_weak_count),
          "at most this many weak learners per stage (-maxWeakCount)")
+        ("max-depth", po::value(&c.max_depth)->default_value(c.max_depth),
+         "depth of each weak learner's tree (-maxDepth); only 1, stumps, is trained")
         ("features", po::value(&t.features)->default_value(0),
          c.haar ? "choose among a random pool of this many Haar features of --haar-mode (0: every one, as OpenCV)"
                 : "choose among a random pool of this many MB-LBP features (0: every feature of the window, as OpenCV)")
@@ -255,6 +269,7 @@ bool run_stage_command(bool haar, int argc, const char* const* argv, const data:
     c.config.window = c.spec.crop.window = cli::parse_size("--window", c.window);
     c.config.boost.type = parse_boost(c.boost);
     if (haar) haar::parse_haar_mode(c.haar_mode);
+    check_max_depth(haar, c.max_depth);
     c.config.checkpoint = c.checkpoint == "none" ? "" : c.checkpoint.empty() ? c.output + ".checkpoint" : c.checkpoint;
     if (c.project_output.empty()) c.project_output = default_project_output(c.output);
     c.spec.seed = c.config.seed;

@@ -185,4 +185,6 @@ TEST_CASE("cascade-train haar writes OpenCV's XML and the project's, the same mo
     cascade::test::check_error(with("--window", "2x2"), 2, "cascade-train haar", "--window");
     cascade::test::check_error(with("--features", "-1"), 2, "cascade-train haar", "--features");
     cascade::test::check_error(with("--boost", "ada"), 2, "cascade-train haar", "--boost");
+    for (const char* depth : {"0", "-1", "2", "20"})
+        cascade::test::check_error(with("--max-depth", depth), 2, "cascade-train haar", "--max-depth");
 }

@@ -169,4 +169,15 @@ TEST_CASE("cascade-train lbp-opencv writes OpenCV's XML and the project's, the s
     const cascade::test::ToolResult again = cascade::test::run_tool(CASCADE_TRAIN_EXE, resume);
     REQUIRE(again.code == 0);
     CHECK(cascade::test::read_text(dir / "face.xml") == opencv_xml);
+    // Depth 1 is the stumps above; deeper LBP trees are refused in one line that says why.
+    resume.insert(resume.end(), {"--max-depth", "1"});
+    REQUIRE(cascade::test::run_tool(CASCADE_TRAIN_EXE, resume).code == 0);
+    CHECK(cascade::test::read_text(dir / "face.xml") == opencv_xml);
+    for (const char* depth : {"0", "2", "20"}) {
+        std::vector<std::string> deep = args;
+        deep.insert(deep.end(), {"--max-depth", depth});
+        const cascade::test::ToolResult bad = cascade::test::run_tool(CASCADE_TRAIN_EXE, deep);
+        cascade::test::check_error(bad, 2, "cascade-train lbp-opencv", "--max-depth");
+        if (std::string(depth) != "0") CHECK(bad.err.find("weak-learner form") != std::string::npos);
+    }
 }
