@@ -471,8 +471,9 @@ TEST_CASE("cascade-detect: a video cut to a tenth of its length is read to its e
     const TempDir dir;
     const std::string bytes = read_text(kSamples + "vtest.avi");
     write_text(dir / "cut.avi", bytes.substr(0, bytes.size() / 10));
-    const Result r = run_tool({"--model", kFaceModel, "--scale-factor", "2", "--output", dir / "out.json",
-                               dir / "cut.avi"});
+    // Large faces only: the test is about reading the video, and each of its frames is still decoded and scanned.
+    const Result r = run_tool({"--model", kFaceModel, "--scale-factor", "2", "--min-size", "96", "--output",
+                               dir / "out.json", dir / "cut.avi"});
     INFO("stderr: " << r.err);
     CHECK(r.code == 0);
     const long frames = read_json(read_text(dir / "out.json")).at("frames").integer();

@@ -16,6 +16,7 @@
 #include "data/holdout_split.hpp"
 #include "data/image_files.hpp"
 #include "data/positive_samples.hpp"
+#include "tests/support/sanitized.hpp"
 #include "tests/support/scratch_files.hpp"
 #include "tests/support/test_data.hpp"
 #include "train/checkpoint_file.hpp"
@@ -269,8 +270,10 @@ TEST_CASE("the final histogram SVM: fewer held-out false positives than its Wald
     Quiet quiet;
     const LbpCascade prefix = train_lbp(config, s.training, quiet).cascade;
     HistogramSvmOptions options;
-    options.rounds = 2;
-    options.negatives = 1000;
+    // Under the sanitizers (tools/sanitize) one round of 400 negatives: the same code at a fifth of the work (the
+    // full settings took 220 s there). The tenfold claim below is about the full settings: the plain build checks it.
+    options.rounds = cascade::test::kSanitized ? 1 : 2;
+    options.negatives = cascade::test::kSanitized ? 400 : 1000;
     std::vector<LbpCascade> models;
     for (int threads : {1, 2}) {
         options.threads = threads;
@@ -292,5 +295,5 @@ TEST_CASE("the final histogram SVM: fewer held-out false positives than its Wald
     // SVM 0.895 at 0.022. An SVM that learnt nothing (or the wrong sign) would keep the prefix's rate or reject
     // the crops; the positives here are window-sized (ring 0), as the held-out crops they are compared with.
     CHECK(detection >= 0.6);
-    CHECK(scan.rate() * 10 <= prefix_scan.rate());
+    CHECK(scan.rate() * (cascade::test::kSanitized ? 1 : 10) < prefix_scan.rate());
 }
