@@ -56,6 +56,7 @@ struct OpenCvStageParams {
     double max_false_alarm = 0.5;
     double weight_trim_rate = 0.95;
     int max_weak_count = 100;
+    int max_depth = 1;  // of the weak learners' trees (1: stumps; LBP writes stumps only)
     std::string haar_mode = "BASIC";  // Haar: BASIC, CORE or ALL
 };
 

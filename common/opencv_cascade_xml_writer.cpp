@@ -69,7 +69,7 @@ void write_head(std::ostringstream& out, const char* feature_type, Size window, 
         << "    <minHitRate>" << params.min_hit_rate << "</minHitRate>\n"
         << "    <maxFalseAlarm>" << params.max_false_alarm << "</maxFalseAlarm>\n"
         << "    <weightTrimRate>" << params.weight_trim_rate << "</weightTrimRate>\n"
-        << "    <maxDepth>1</maxDepth>\n    <maxWeakCount>" << params.max_weak_count << "</maxWeakCount></stageParams>\n"
+        << "    <maxDepth>" << params.max_depth << "</maxDepth>\n    <maxWeakCount>" << params.max_weak_count << "</maxWeakCount></stageParams>\n"
         << "  <featureParams>\n" << feature_params << "</featureParams>\n"
         << "  <stageNum>" << stages << "</stageNum>\n  <stages>\n";
 }
@@ -134,21 +134,23 @@ std::string opencv_cascade_xml(const HaarCascade& cascade, const OpenCvStagePara
         open_stage(out, stage, s, source);
         for (int i = stage.first; i < stage.first + stage.count; ++i) {
             const HaarTree& tree = cascade.weaks[static_cast<std::size_t>(i)];
-            const HaarNode& node = cascade.nodes[static_cast<std::size_t>(tree.first_node)];
-            if (tree.node_count != 1 || node.left != 0 || node.right != -1)
-                throw InputError(source, "weak learner " + std::to_string(i) + " is not a stump: only stumps are written");
-            if (node.feature.tilted && params.haar_mode != "ALL")
-                throw InputError(source, "weak learner " + std::to_string(i) + " has a tilted feature, which mode " +
-                                             params.haar_mode + " lacks (only ALL has them)");
-            out << "        <_>\n          <internalNodes>\n            0 -1 " << tree.first_node << " "
-                << float_text(node.threshold) << "</internalNodes>\n          <leafValues>\n            "
-                << float_text(cascade.leaves[static_cast<std::size_t>(tree.first_leaf)]) << " "
-                << float_text(cascade.leaves[static_cast<std::size_t>(tree.first_leaf) + 1]) << "</leafValues></_>\n";
+            out << "        <_>\n          <internalNodes>\n           ";
+            for (int n = tree.first_node; n < tree.first_node + tree.node_count; ++n) {
+                const HaarNode& node = cascade.nodes[static_cast<std::size_t>(n)];
+                if (node.feature.tilted && params.haar_mode != "ALL")
+                    throw InputError(source, "weak learner " + std::to_string(i) + " has a tilted feature, which mode " +
+                                                 params.haar_mode + " lacks (only ALL has them)");
+                out << " " << node.left << " " << node.right << " " << n << " " << float_text(node.threshold);
+            }
+            out << "</internalNodes>\n          <leafValues>\n           ";
+            for (int l = tree.first_leaf; l <= tree.first_leaf + tree.node_count; ++l)
+                out << " " << float_text(cascade.leaves[static_cast<std::size_t>(l)]);
+            out << "</leafValues></_>\n";
         }
         out << "      </weakClassifiers></_>\n";
     }
     out << "  </stages>\n  <features>\n";
-    for (const HaarNode& node : cascade.nodes) {  // one feature per stump, in weak-learner order
+    for (const HaarNode& node : cascade.nodes) {  // one feature per node, in weak-learner order
         out << "    <_>\n      <rects>\n";
         for (const HaarRect& r : node.feature.rects)
             if (r.weight != 0.f)

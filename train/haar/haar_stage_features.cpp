@@ -69,20 +69,23 @@ public:
         return HaarWindow<HaarIntegralView>(view, sampler, 0, 0).refused;
     }
 
-    // Each stump: left (value below the edge at its cut) gives code 0's response, right code 255's.
+    // A stump's left side (values below the edge at its cut) gives code 0's response, its right code 255's; a
+    // tree's nodes and leaves are the model's as they are (the same numbering).
     void append(const lbp::BoostedStage& boosted) override {
         const int first = static_cast<int>(cascade.weaks.size());
         for (const lbp::StageWeak& w : boosted.weaks) {
-            const int cut = std::clamp(w.cut, 1, kEdges);
-            HaarNode node;
-            node.feature = pool_[static_cast<std::size_t>(w.feature)];
-            node.threshold = edges_[static_cast<std::size_t>(w.feature) * kEdges + cut - 1];
-            node.left = 0;
-            node.right = -1;
-            cascade.weaks.push_back({static_cast<int>(cascade.nodes.size()), 1, static_cast<int>(cascade.leaves.size())});
-            cascade.nodes.push_back(node);
-            cascade.leaves.push_back(w.responses[0]);
-            cascade.leaves.push_back(w.responses[kLbpCodes - 1]);
+            const int first_node = static_cast<int>(cascade.nodes.size());
+            cascade.weaks.push_back({first_node, 0, static_cast<int>(cascade.leaves.size())});
+            if (w.tree.nodes.empty()) {
+                cascade.nodes.push_back(node(w.feature, w.cut, 0, -1));
+                cascade.leaves.push_back(w.responses[0]);
+                cascade.leaves.push_back(w.responses[kLbpCodes - 1]);
+            } else {
+                for (const lbp::OrderedTree::Node& n : w.tree.nodes)
+                    cascade.nodes.push_back(node(n.feature, n.cut, n.left, n.right));
+                cascade.leaves.insert(cascade.leaves.end(), w.tree.leaves.begin(), w.tree.leaves.end());
+            }
+            cascade.weaks.back().node_count = static_cast<int>(cascade.nodes.size()) - first_node;
         }
         cascade.stages.push_back({first, static_cast<int>(boosted.weaks.size()), boosted.threshold});
     }
@@ -131,25 +134,36 @@ private:
         return key.str();
     }
 
-    // Weak learner i of a checkpoint's cascade as the stage trainer's stump: its feature's index in the pool,
-    // its threshold's bin edge (the first equal one: equal edges bound no code between them) as the cut.
+    // Weak learner i of a checkpoint's cascade as the stage trainer's stump or tree: its features' indices in
+    // the pool, its thresholds' bin edges (the first equal one: equal edges bound no code between them) as cuts.
     lbp::StageWeak weak_of(int i, const std::string& path) const {
         const HaarTree& tree = cascade.weaks[static_cast<std::size_t>(i)];
-        const HaarNode& node = cascade.nodes[static_cast<std::size_t>(tree.first_node)];
-        const auto it = index_.find(feature_key(node.feature));
-        if (tree.node_count != 1 || it == index_.end())
-            throw InputError(path, "weak learner " + std::to_string(i) + " is not a stump on a feature of the pool");
-        const float* e = edges_.data() + static_cast<std::size_t>(it->second) * kEdges;
-        const float* at = std::find(e, e + kEdges, node.threshold);
-        if (at == e + kEdges)
-            throw InputError(path, "weak learner " + std::to_string(i) + "'s threshold is not a bin edge of its feature");
+        const auto where = "weak learner " + std::to_string(i);
         lbp::StageWeak weak;
-        weak.feature = it->second;
-        weak.cut = static_cast<int>(at - e) + 1;
-        const float left = cascade.leaves[static_cast<std::size_t>(tree.first_leaf)];
-        const float right = cascade.leaves[static_cast<std::size_t>(tree.first_leaf) + 1];
-        for (int c = 0; c < kLbpCodes; ++c) weak.responses[static_cast<std::size_t>(c)] = c < weak.cut ? left : right;
+        for (int k = 0; k < tree.node_count; ++k) {
+            const HaarNode& n = cascade.nodes[static_cast<std::size_t>(tree.first_node + k)];
+            const auto it = index_.find(feature_key(n.feature));
+            if (it == index_.end()) throw InputError(path, where + " has a feature that is not in the pool");
+            const float* e = edges_.data() + static_cast<std::size_t>(it->second) * kEdges;
+            const float* at = std::find(e, e + kEdges, n.threshold);
+            if (at == e + kEdges) throw InputError(path, where + " has a threshold that is not a bin edge of its feature");
+            weak.tree.nodes.push_back({it->second, static_cast<int>(at - e) + 1, n.left, n.right});
+        }
+        weak.tree.leaves.assign(cascade.leaves.begin() + tree.first_leaf,
+                                cascade.leaves.begin() + tree.first_leaf + tree.node_count + 1);
+        if (tree.node_count > 1) return weak;
+        weak.feature = weak.tree.nodes[0].feature;
+        weak.cut = weak.tree.nodes[0].cut;
+        for (int c = 0; c < kLbpCodes; ++c)
+            weak.responses[static_cast<std::size_t>(c)] = weak.tree.leaves[c < weak.cut ? 0 : 1];
+        weak.tree = {};
         return weak;
+    }
+
+    HaarNode node(int feature, int cut, int left, int right) const {
+        const int edge = std::clamp(cut, 1, kEdges) - 1;
+        return {pool_[static_cast<std::size_t>(feature)], edges_[static_cast<std::size_t>(feature) * kEdges + edge],
+                left, right};
     }
 
     // The number of edges at most v: values below edge k have codes up to k.

@@ -1,4 +1,4 @@
-// Per-window measurements of an LBP cascade on held-out data, through the detectors' own code: the shared
+// Per-window measurements of an LBP (or, for positives, a Haar) cascade on held-out data, through the detectors' own code: the shared
 // window evaluation for positives, the CPU reference detector (common/lbp_cpu_detector.hpp) for negatives.
 #pragma once
 
@@ -13,6 +13,9 @@ namespace cascade::train::lbp {
 // Fraction of the samples whose window the cascade accepts: the window at (ring, ring) of each, with `ring` pixels
 // around it (0: window-sized samples).
 double window_detection_rate(const LbpCascade& cascade, const std::vector<GrayImage>& windows, int threads,
+                             int ring = 0);
+// The same for a Haar cascade (a window too flat for the detector's normalisation is not accepted).
+double window_detection_rate(const HaarCascade& cascade, const std::vector<GrayImage>& windows, int threads,
                              int ring = 0);
 
 struct NegativeScan {

@@ -42,10 +42,9 @@ public:
 
     // Adds the weak learner's responses to the sums and reweights (discrete: scales it by ln((1-err)/err)).
     void add(const CodeTable& codes, StageWeak& weak) {
-        const std::uint8_t* code = codes.feature(weak.feature);
-        if (type_ == BoostType::discrete) scale_discrete(code, weak);
+        if (type_ == BoostType::discrete) scale_discrete(codes, weak);
         for (std::size_t i = 0; i < slots_.size(); ++i) {
-            const float h = weak.responses[code[slots_[i]]];
+            const float h = weak.response(codes, slots_[i]);
             sums_[i] += h;
             if (type_ == BoostType::discrete)
                 weights_[i] *= (h >= 0.f) != (labels_[i] > 0) ? std::exp(discrete_c_) : 1.0;
@@ -72,15 +71,16 @@ private:
         }
         normalise();
     }
-    void scale_discrete(const std::uint8_t* code, StageWeak& weak) {
+    void scale_discrete(const CodeTable& codes, StageWeak& weak) {
         double wrong = 0.0, total = 0.0;
         for (std::size_t i = 0; i < slots_.size(); ++i) {
             total += weights_[i];
-            if ((weak.responses[code[slots_[i]]] >= 0.f) != (labels_[i] > 0)) wrong += weights_[i];
+            if ((weak.response(codes, slots_[i]) >= 0.f) != (labels_[i] > 0)) wrong += weights_[i];
         }
         const double err = std::clamp(wrong / total, 1e-10, 1.0 - 1e-10);
         discrete_c_ = std::log((1.0 - err) / err);
         for (float& r : weak.responses) r = static_cast<float>(r * discrete_c_);
+        for (float& r : weak.tree.leaves) r = static_cast<float>(r * discrete_c_);
     }
     void normalise() {
         double total = 0.0;
@@ -119,10 +119,14 @@ BoostedStage boost_stage(const CodeTable& codes, const std::vector<int>& positiv
     StageBooster booster(positives, negatives, params.type);
     BoostedStage stage;
     while (static_cast<int>(stage.weaks.size()) < params.max_weak_count) {
-        const SubsetStump fit =
-            fit_subset_stump(codes, booster.samples(1.0 - params.weight_trim_rate), params.type, params.threads,
-                             params.ordered_codes);
-        StageWeak weak{fit.feature, fit.responses, fit.cut};
+        const RegressionSamples samples = booster.samples(1.0 - params.weight_trim_rate);
+        StageWeak weak;
+        if (params.max_depth > 1) {
+            weak.tree = grow_ordered_tree(codes, samples, params.type, params.max_depth, params.threads);
+        } else {
+            const SubsetStump fit = fit_subset_stump(codes, samples, params.type, params.threads, params.ordered_codes);
+            weak = {fit.feature, fit.responses, fit.cut, {}};
+        }
         booster.add(codes, weak);
         stage.weaks.push_back(weak);
         stage.last = rates(booster.sums(), booster.positives(), params.min_hit_rate, stage.threshold);

@@ -15,6 +15,7 @@
 
 #include "common/model.hpp"
 #include "train/lbp/code_table.hpp"
+#include "train/lbp/ordered_tree.hpp"
 #include "train/lbp/subset_stump.hpp"
 
 namespace cascade::train::lbp {
@@ -27,12 +28,19 @@ struct StageBoostParams {
     int max_weak_count = 100;
     int threads = 0;
     bool ordered_codes = false;  // codes are bins of a scalar feature: threshold stumps (fit_subset_stump)
+    int max_depth = 1;           // > 1 (ordered codes only): trees of this depth (train/lbp/ordered_tree.hpp)
 };
 
+// A stump (feature, responses, cut), or, when `tree` has nodes, that tree.
 struct StageWeak {
     int feature = 0;  // in the code table
     std::array<float, kLbpCodes> responses{};
     int cut = kLbpCodes;  // ordered codes: the codes >= cut take the second leaf
+    OrderedTree tree;
+
+    float response(const CodeTable& codes, int slot) const {
+        return tree.nodes.empty() ? responses[codes.code(feature, slot)] : tree.response(codes, slot);
+    }
 };
 
 // After each weak learner: how many there are, the stage's hit rate and false alarm rate with its threshold.

@@ -57,10 +57,11 @@ constexpr const char* kHaarUsage = R"(Usage: cascade-train haar --pos PATH --neg
 Trains a Haar cascade the way opencv_traincascade -featureType HAAR did (OpenCV 3.4; OpenCV 4 no longer
 builds it) and writes it in OpenCV's cascade XML (featureType HAAR, stageType BOOST), which
 cv::CascadeClassifier (OpenCV 4.6) loads, and in the project's XML (--project-output). The stage trainer of
-lbp-opencv with Lienhart and Maydt's Haar features (--haar-mode): each weak learner is a threshold stump on
-one feature's value on the variance-normalised window, computed as the detectors compute it. Each feature's
-values are precomputed per sample as 256 bins (quantiles of its values on the positives; a stump's threshold
-is a bin edge): one byte per feature and sample, so the pool (--features) times the samples (positives +
+lbp-opencv with Lienhart and Maydt's Haar features (--haar-mode): each weak learner is a threshold stump (or,
+with --max-depth N, a tree of N levels of such splits, as CvBoostTree grew them) on features' values on the
+variance-normalised window, computed as the detectors compute them. Each feature's values are precomputed per
+sample as 256 bins (quantiles of its values on the positives; a threshold is a bin edge): one byte per
+feature and sample, so the pool (--features) times the samples (positives +
 --negatives) is the memory it needs: 24x24 has 162,336 BASIC, 210,400 CORE and 261,600 ALL features
 (ALL on 3,000 samples: 785 MB), 19x19 has 63,960 BASIC features.
 A per-stage log goes to stdout, a progress bar with ETA to a terminal's stderr; a checkpoint is written after
@@ -77,7 +78,7 @@ opencv_traincascade's options and theirs here:
   -minHitRate           --min-hit-rate     -maxFalseAlarmRate --max-false-alarm
   -weightTrimRate       --weight-trim-rate -maxWeakCount      --max-weak-count
   -mode BASIC|CORE|ALL  --haar-mode basic|core|all
-  -maxDepth             --max-depth 1 only (stumps): Haar trees deeper than stumps are not trained yet
+  -maxDepth             --max-depth (1: stumps, the default; at most 25)
   -precalcValBufSize    not needed: every feature's value is binned once per sample
 opencv_createsamples's mirroring and distortions: --mirror, --jitter, --jitter-shift, --jitter-scale,
 --jitter-rotation.
@@ -132,17 +133,14 @@ struct StageCommand {
     data::DatasetSpec spec;
     StageTrainConfig config;
     std::string window, output, project_output, checkpoint, boost = "gentle", haar_mode = "basic";
-    int max_depth = 1;  // -maxDepth: only stumps are trained (check_max_depth)
 };
 
-// Trees deeper than stumps: LBP ones need a new weak-learner form in the common model (one MB-LBP feature per
-// weak learner today), Haar ones a tree-growing weak fit (the model, XML and detectors hold Haar trees).
+// LBP trees deeper than stumps need a new weak-learner form in the common model (one MB-LBP feature per weak
+// learner today); validate() bounds Haar's depth.
 void check_max_depth(bool haar, int depth) {
-    if (depth < 1) throw cli::UsageError("--max-depth", "must be at least 1 (1: stumps), not " + std::to_string(depth));
-    if (depth == 1) return;
-    throw cli::UsageError("--max-depth", std::to_string(depth) + (haar
-        ? ": Haar trees deeper than stumps are not trained yet; only 1 (stumps)"
-        : ": LBP trees deeper than stumps need a weak-learner form the model and detectors lack; only 1 (stumps)"));
+    if (haar || depth <= 1) return;  // validate() refuses 0 and below
+    throw cli::UsageError("--max-depth", std::to_string(depth) +
+        ": LBP trees deeper than stumps need a weak-learner form the model and detectors lack; only 1 (stumps)");
 }
 
 BoostType parse_boost(const std::string& text) {
@@ -171,8 +169,9 @@ po::options_description training_options(StageCommand& c) {
          "weak learners are chosen on the heaviest samples holding this fraction of the weight (-weightTrimRate)")
         ("max-weak-count", po::value(&t.boost.max_weak_count)->default_value(t.boost.max_weak_count),
          "at most this many weak learners per stage (-maxWeakCount)")
-        ("max-depth", po::value(&c.max_depth)->default_value(c.max_depth),
-         "depth of each weak learner's tree (-maxDepth); only 1, stumps, is trained")
+        ("max-depth", po::value(&t.boost.max_depth)->default_value(t.boost.max_depth),
+         c.haar ? "levels of splits of each weak learner's tree (-maxDepth; 1: stumps, at most 25)"
+                : "depth of each weak learner's tree (-maxDepth); only 1, stumps, is trained for LBP")
         ("features", po::value(&t.features)->default_value(0),
          c.haar ? "choose among a random pool of this many Haar features of --haar-mode (0: every one, as OpenCV)"
                 : "choose among a random pool of this many MB-LBP features (0: every feature of the window, as OpenCV)")
@@ -208,6 +207,7 @@ OpenCvStageParams opencv_params(const StageCommand& c) {
     params.max_false_alarm = c.config.boost.max_false_alarm;
     params.weight_trim_rate = c.config.boost.weight_trim_rate;
     params.max_weak_count = c.config.boost.max_weak_count;
+    params.max_depth = c.config.boost.max_depth;
     params.haar_mode = haar::opencv_mode_name(haar::parse_haar_mode(c.haar_mode));
     return params;
 }
@@ -243,12 +243,11 @@ void train_and_write(const StageCommand& c, const data::ProgressListener& listen
                  std::to_string(result.negatives_mined) + " negatives mined from " +
                  std::to_string(result.windows_scanned) + " windows; training took " +
                  cli::duration_text(progress.elapsed()));
-    if constexpr (std::is_same<Cascade, LbpCascade>::value)
-        if (!dataset.heldout_positives.empty())
-            progress.log("held out: miss rate " +
-                         cli::fixed_text(1.0 - window_detection_rate(result.cascade, dataset.heldout_positives,
-                                                                     c.config.boost.threads), 4) +
-                         " on " + std::to_string(dataset.heldout_positives.size()) + " positives");
+    if (!dataset.heldout_positives.empty())
+        progress.log("held out: miss rate " +
+                     cli::fixed_text(1.0 - window_detection_rate(result.cascade, dataset.heldout_positives,
+                                                                 c.config.boost.threads), 4) +
+                     " on " + std::to_string(dataset.heldout_positives.size()) + " positives");
 }
 
 std::string default_project_output(const std::string& output) {
@@ -269,7 +268,7 @@ bool run_stage_command(bool haar, int argc, const char* const* argv, const data:
     c.config.window = c.spec.crop.window = cli::parse_size("--window", c.window);
     c.config.boost.type = parse_boost(c.boost);
     if (haar) haar::parse_haar_mode(c.haar_mode);
-    check_max_depth(haar, c.max_depth);
+    check_max_depth(haar, c.config.boost.max_depth);
     c.config.checkpoint = c.checkpoint == "none" ? "" : c.checkpoint.empty() ? c.output + ".checkpoint" : c.checkpoint;
     if (c.project_output.empty()) c.project_output = default_project_output(c.output);
     c.spec.seed = c.config.seed;

@@ -5,6 +5,7 @@
 #include <climits>
 #include <cmath>
 #include <sstream>
+#include <stdexcept>
 #include <unordered_map>
 
 #include "cli/usage_error.hpp"
@@ -148,7 +149,7 @@ private:
     bool accepted(int slot) const {
         for (const BoostedStage& stage : stages_) {
             double sum = 0.0;
-            for (const StageWeak& w : stage.weaks) sum += w.responses[codes_.code(w.feature, slot)];
+            for (const StageWeak& w : stage.weaks) sum += w.response(codes_, slot);
             if (sum < static_cast<double>(stage.threshold)) return false;
         }
         return true;
@@ -188,6 +189,8 @@ private:
                              batch.scanned, state_.acceptance, {}, 0.0};
             StageBoostParams params = config_.boost;
             params.ordered_codes = features_.ordered_codes();
+            if (!params.ordered_codes && params.max_depth > 1)
+                throw std::invalid_argument("train_stages: trees need ordered codes (a scalar feature)");
             event.boosted = boost_stage(codes_, positives, negatives, params,
                                         [&](const StageProgress& p) { observer_.weak_added(p); });
             features_.append(event.boosted);
@@ -230,6 +233,8 @@ void validate(const StageTrainConfig& c) {
     require(c.boost.weight_trim_rate > 0.0 && c.boost.weight_trim_rate <= 1.0, "--weight-trim-rate",
             "must lie in (0, 1]");
     require(c.boost.max_weak_count >= 1, "--max-weak-count", "must be at least 1");
+    require(c.boost.max_depth >= 1 && c.boost.max_depth <= kMaxTreeDepth, "--max-depth",
+            "must lie in [1, " + std::to_string(kMaxTreeDepth) + "] (1: stumps; OpenCV's trees stop at 25 levels)");
     require(c.negatives >= 1, "--negatives", "must be at least 1");
     require(c.features >= 0, "--features", "must be 0 (every feature) or more");
     cli::check_scale_factor("--mine-scale-factor", c.mine_scale_factor);
@@ -251,6 +256,7 @@ TrainingSettings stage_training_settings(const StageTrainConfig& c, const LbpTra
                          {"mine-scale-factor", number(c.mine_scale_factor)},
                          {"mine-per-image", std::to_string(c.mine_per_image)},
                          {"seed", std::to_string(c.seed)}};
+    if (c.boost.max_depth > 1) out.push_back({"max-depth", std::to_string(c.boost.max_depth)});  // stumps' as before
     for (auto& entry : data_settings(data)) out.push_back(std::move(entry));
     return out;
 }

@@ -33,6 +33,8 @@
 
 namespace cascade::train::lbp {
 
+constexpr int kMaxTreeDepth = 25;  // CvDTreeParams' bound on max_depth
+
 struct StageTrainConfig {
     Size window{24, 24};
     int stages = 20;      // numStages
