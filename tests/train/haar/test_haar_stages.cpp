@@ -143,7 +143,7 @@ TEST_CASE("the Haar stage trainer gives the same cascade on 1 and 2 threads, and
     CHECK_THROWS_AS(haar::train_haar_stages(config, haar::HaarMode::all, subset, quiet), InputError);
 }
 
-TEST_CASE("Haar trees of depth 2: cv::CascadeClassifier finds what the CPU detector finds; resumed, the same trees") {
+TEST_CASE("Haar trees of depth 2: cv::CascadeClassifier finds what the CPU detector finds, and resumed gives the same trees") {
     const auto data = cascade::test::shared_data_dir();
     const auto images = cascade::test::real_images();
     if (!data || images.empty()) {

@@ -67,7 +67,7 @@ TEST_CASE("an XOR of two features: a depth-2 tree separates it exactly, numbered
         CHECK(tree.response(d.codes, d.samples.slots[i]) == doctest::Approx(d.samples.targets[i]));
 }
 
-TEST_CASE("depth 1 is the stump; deeper trees stop at pure sides, small sides and max depth") {
+TEST_CASE("depth 1 is the stump, and deeper trees stop at pure sides, small sides and max depth") {
     // Feature 0 high: all positive (pure); feature 0 low: feature 1 decides.
     const Data d = make({{1, 0, 1, 30}, {1, 1, 1, 20}, {0, 0, -1, 20}, {0, 1, 1, 20}});
     const SubsetStump stump = fit_subset_stump(d.codes, d.samples, BoostType::real, 1, true);
