@@ -60,6 +60,16 @@ struct Interrupt : lbp::StageTrainingObserver {
     int after;
 };
 
+// A run long enough for the parity checks: it stops by its false alarm target after at least three stages.
+haar::HaarStageResult train_three_or_more(const lbp::StageTrainConfig& config, haar::HaarMode mode,
+                                          const lbp::LbpTrainingData& subset) {
+    Quiet quiet;
+    haar::HaarStageResult result = haar::train_haar_stages(config, mode, subset, quiet);
+    MESSAGE(result.cascade.stages.size() << " stages: " << result.stopped_because);
+    REQUIRE(result.cascade.stages.size() >= 3);
+    return result;
+}
+
 bool has_tilted(const HaarCascade& c) {
     return std::any_of(c.nodes.begin(), c.nodes.end(), [](const HaarNode& n) { return n.feature.tilted != 0; });
 }
@@ -94,13 +104,9 @@ TEST_CASE("a trained Haar cascade in OpenCV's XML: cv::CascadeClassifier finds w
         MESSAGE("SKIP: ../shared/data or the opencv-doc images are absent");
         return;
     }
-    const lbp::LbpTrainingData subset = face_subset(*data);
-    Quiet quiet;
     lbp::StageTrainConfig config = small_config(2);
     config.stages = 10;  // it stops earlier, at 0.5^10 false alarms per window
-    const haar::HaarStageResult result = haar::train_haar_stages(config, haar::HaarMode::all, subset, quiet);
-    MESSAGE(result.cascade.stages.size() << " stages: " << result.stopped_because);
-    REQUIRE(result.cascade.stages.size() >= 3);
+    const haar::HaarStageResult result = train_three_or_more(config, haar::HaarMode::all, face_subset(*data));
     CHECK(has_tilted(result.cascade));  // the tilted integral's path is compared too
     MESSAGE(result.cascade.weaks.size() << " weak learners; false alarm rate " << result.false_alarm);
 
@@ -155,9 +161,7 @@ TEST_CASE("Haar trees of depth 2: cv::CascadeClassifier finds what the CPU detec
     lbp::StageTrainConfig config = small_config(2);
     config.stages = 8;  // it stops earlier, at 0.5^8 false alarms per window
     config.boost.max_depth = 2;
-    const haar::HaarStageResult whole = haar::train_haar_stages(config, haar::HaarMode::core, subset, quiet);
-    MESSAGE(whole.cascade.stages.size() << " stages: " << whole.stopped_because);
-    REQUIRE(whole.cascade.stages.size() >= 3);
+    const haar::HaarStageResult whole = train_three_or_more(config, haar::HaarMode::core, subset);
     const auto& weaks = whole.cascade.weaks;
     CHECK(std::any_of(weaks.begin(), weaks.end(), [](const HaarTree& t) { return t.node_count == 3; }));
     CHECK(std::all_of(weaks.begin(), weaks.end(), [](const HaarTree& t) { return t.node_count <= 3; }));
