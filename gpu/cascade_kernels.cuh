@@ -66,6 +66,8 @@
 #include "gpu/cascade_group.cuh"
 #include "gpu/level_lookup.cuh"
 #include "gpu/shared_lists.cuh"
+#include "gpu/skip_rule_gpu.hpp"
+#include "gpu/survivor_inputs.cuh"
 
 namespace cascade::gpu {
 
@@ -94,35 +96,6 @@ __global__ void __launch_bounds__(kFirstGroupThreads)
     Compactor::push(temp, survives, s, out.list, out.count);
 }
 
-// What a group after the first reads: the survivor list of the group before.
-struct SurvivorList {
-    const Survivor* list;
-    const int* count;
-    __device__ __forceinline__ int size(const LevelsRef&) const { return *count; }
-    __device__ __forceinline__ Survivor at(const LevelsRef&, int i) const { return list[i]; }
-    __device__ __forceinline__ void record(int, int) const {}
-};
-
-// What a first group read as a list reads (a source's kFirstTeamGroup 0): every window position, in the frame's
-// numbering of positions (GpuLevel::first_position), so that no lane idles past a level's last column as in a
-// tile; with OpenCV's scan rule it records which positions stage 0 rejected, as first_group_kernel does.
-struct EveryPosition {
-    std::uint8_t* stage0_rejected;
-    __device__ __forceinline__ int size(const LevelsRef& lv) const {
-        const GpuLevel& last = lv.levels[lv.count - 1];
-        return last.first_position + last.grid_width * last.grid_height;
-    }
-    __device__ __forceinline__ Survivor at(const LevelsRef& lv, int i) const {
-        const int li = find_level(lv.levels, lv.count, i, &GpuLevel::first_position);
-        const GpuLevel& l = lv.levels[li];
-        const int p = i - l.first_position, gx = p % l.grid_width, gy = p / l.grid_width;
-        return {static_cast<std::uint16_t>(gx * l.step), static_cast<std::uint16_t>(gy * l.step), li, 0.0};
-    }
-    __device__ __forceinline__ void record(int i, int reached) const {
-        if (stage0_rejected) stage0_rejected[i] = reached == 0;
-    }
-};
-
 // kLanes for survivor_kernel: lanes per survivor chosen on the device from the survivor count (lanes_for), one
 // kernel for every width (RuntimeLaneTeam).
 constexpr int kLanesFromCount = 0;
@@ -147,7 +120,9 @@ __device__ __forceinline__ void run_survivors(const Source& src, const typename 
         bool survives = false;
         if (i < n) {  // uniform per survivor's lanes
             s = in.at(lv, i);
-            if (s.level & kAcceptedEarly) {
+            if (!in.visits(lv, s)) {
+                // dropped: OpenCV's scan skips its position
+            } else if (s.level & kAcceptedEarly) {
                 survives = true;
                 if (end == view.num_stages) s.level &= ~kAcceptedEarly;
             } else {
@@ -265,14 +240,13 @@ void prefer_carveout(Kernel kernel, int percent) {
     current = percent;
 }
 
-// Group g of a compacting strategy on group g - 1's survivors.
+// Group [begin, end) of a compacting strategy on the survivors `in` of the group before.
 template <class Source, class Compactor, int kLanes>
-void launch_survivors(const Source& src, const LevelsRef& lv, int begin, int end, const CascadeTarget& t,
-                      std::size_t g, const ListRef& out, cudaStream_t stream) {
+void launch_survivors(const Source& src, const LevelsRef& lv, int begin, int end, const SurvivorList& in,
+                      const ListRef& out, cudaStream_t stream) {
     const auto kernel = survivor_kernel<Source, Compactor, kLanes>;
     static const int blocks = resident_blocks(kernel);
-    kernel<<<blocks, kFirstGroupThreads, 0, stream>>>(src, lv, begin, end, {t.lists[(g - 1) % 2], &t.counts[g - 1]},
-                                                      out);
+    kernel<<<blocks, kFirstGroupThreads, 0, stream>>>(src, lv, begin, end, in, out);
     CASCADE_CUDA_CHECK(cudaGetLastError());
 }
 
@@ -289,29 +263,31 @@ constexpr bool lanes_from_count() {
 // kNoWarpGroup: never, so no kernel of that kind is instantiated for it; kLanesFromCount: lanes_for's, one
 // kernel).
 template <class Source, class Compactor>
-void launch_group(const Source& src, const LevelsRef& lv, const std::vector<int>& ends, const CascadeTarget& t,
-                  std::size_t g, const ListRef& out, cudaStream_t stream) {
+void launch_group(const Source& src, const LevelsRef& lv, const std::vector<int>& ends, std::size_t g,
+                  const SurvivorList& in, const ListRef& out, cudaStream_t stream) {
     const int group = static_cast<int>(g), begin = ends[g - 1], end = ends[g];
     if constexpr (lanes_from_count<Source>()) {
-        launch_survivors<Source, Compactor, kLanesFromCount>(src, lv, begin, end, t, g, out, stream);
+        launch_survivors<Source, Compactor, kLanesFromCount>(src, lv, begin, end, in, out, stream);
     } else {
         if constexpr (Source::kFirstBlockGroup < kNoWarpGroup)
             if (group >= Source::kFirstBlockGroup)
-                return launch_survivors<Source, Compactor, kFirstGroupThreads>(src, lv, begin, end, t, g, out, stream);
+                return launch_survivors<Source, Compactor, kFirstGroupThreads>(src, lv, begin, end, in, out, stream);
         if constexpr (Source::kFirstWarpGroup < kNoWarpGroup)
             if (group >= Source::kFirstWarpGroup)
-                return launch_survivors<Source, Compactor, 32>(src, lv, begin, end, t, g, out, stream);
+                return launch_survivors<Source, Compactor, 32>(src, lv, begin, end, in, out, stream);
         if constexpr (Source::kFirstTeamGroup < kNoWarpGroup)
             if (group >= Source::kFirstTeamGroup)
-                return launch_survivors<Source, Compactor, Source::kTeamLanes>(src, lv, begin, end, t, g, out, stream);
-        launch_survivors<Source, Compactor, 1>(src, lv, begin, end, t, g, out, stream);
+                return launch_survivors<Source, Compactor, Source::kTeamLanes>(src, lv, begin, end, in, out, stream);
+        launch_survivors<Source, Compactor, 1>(src, lv, begin, end, in, out, stream);
     }
 }
 
-// The first-group kernel, then one survivor kernel per later group, compacting through `Compactor`.
+// The first-group kernel, then one survivor kernel per later group, compacting through `Compactor`;
+// drop_unvisited: the visited positions worked out after the first group, the second dropping the others.
 template <class Source, class Compactor>
 void launch_compacting(const Source& src, const CascadeTarget& t, const KernelTuning& tuning,
-                       const std::vector<int>& ends, const char* name, cudaStream_t stream, KernelTimer& timer) {
+                       const std::vector<int>& ends, bool drop_unvisited, const char* name, cudaStream_t stream,
+                       KernelTimer& timer) {
     const LevelsRef lv{t.levels, t.num_levels};
     timer.begin(std::string(name) + "/0", stream);
     if (t.tiles > 0) {
@@ -329,9 +305,12 @@ void launch_compacting(const Source& src, const CascadeTarget& t, const KernelTu
     }
     CASCADE_CUDA_CHECK(cudaGetLastError());
     timer.end(stream);
+    if (drop_unvisited)
+        resolve_skips({t.levels, t.num_levels, t.grid_rows, t.stage0_rejected, t.visited}, stream, timer);
     for (std::size_t g = 1; g < ends.size(); ++g) {
         timer.begin(std::string(name) + "/" + std::to_string(g), stream);
-        launch_group<Source, Compactor>(src, lv, ends, t, g, {t.lists[g % 2], &t.counts[g]}, stream);
+        const SurvivorList in{t.lists[(g - 1) % 2], &t.counts[g - 1], drop_unvisited && g == 1 ? t.visited : nullptr};
+        launch_group<Source, Compactor>(src, lv, ends, g, in, {t.lists[g % 2], &t.counts[g]}, stream);
         timer.end(stream);
     }
 }
@@ -358,7 +337,9 @@ void launch_shared_lists(const Source& src, const CascadeTarget& t, const Kernel
 // requires: compaction concrete (not automatic); group_ends as group_ends() returns (none: {num_stages}), at
 //           most kMaxGroups; the family's model in constant memory; counts zeroed.
 // ensures:  counts[g] = windows that passed every group up to g (none: only counts[last]); the accepted
-//           windows in lists[last % 2], their number in counts[last] (last = group_ends.size() - 1).
+//           windows in lists[last % 2], their number in counts[last] (last = group_ends.size() - 1); with
+//           stage0_rejected and drops_unvisited_early(compaction, groups): t.visited written and, from group 1
+//           on, only windows at visited positions.
 template <class Source>
 void launch_cascade(const Source& src, const CascadeTarget& t, const KernelTuning& tuning,
                     const std::vector<int>& group_ends, Compaction compaction, cudaStream_t stream,
@@ -366,18 +347,19 @@ void launch_cascade(const Source& src, const CascadeTarget& t, const KernelTunin
     if (group_ends.empty() || group_ends.size() > static_cast<std::size_t>(kMaxGroups))
         throw std::logic_error("launch_cascade: between 1 and " + std::to_string(kMaxGroups) + " groups of stages");
     const auto& ends = group_ends;
+    const bool early = t.stage0_rejected && drops_unvisited_early(compaction, ends.size());
     switch (compaction) {
         case Compaction::none:
-            return launch_compacting<Source, GlobalAtomicCompactor>(src, t, tuning, ends, "cascade_none", stream,
-                                                                    timer);
+            return launch_compacting<Source, GlobalAtomicCompactor>(src, t, tuning, ends, false, "cascade_none",
+                                                                    stream, timer);
         case Compaction::global_atomic:
-            return launch_compacting<Source, GlobalAtomicCompactor>(src, t, tuning, ends, "cascade_global", stream,
-                                                                    timer);
+            return launch_compacting<Source, GlobalAtomicCompactor>(src, t, tuning, ends, early, "cascade_global",
+                                                                    stream, timer);
         case Compaction::hybrid:
-            return launch_compacting<Source, SharedCounterCompactor>(src, t, tuning, ends, "cascade_hybrid", stream,
-                                                                     timer);
+            return launch_compacting<Source, SharedCounterCompactor>(src, t, tuning, ends, early, "cascade_hybrid",
+                                                                     stream, timer);
         case Compaction::prefix_sum:
-            return launch_compacting<Source, BlockScanCompactor<kFirstGroupThreads>>(src, t, tuning, ends,
+            return launch_compacting<Source, BlockScanCompactor<kFirstGroupThreads>>(src, t, tuning, ends, early,
                                                                                     "cascade_prefix", stream, timer);
         case Compaction::shared_atomic: return launch_shared_lists(src, t, tuning, ends, stream, timer);
         case Compaction::automatic: break;

@@ -123,8 +123,9 @@ void DetectorCore::upload(const GrayView& image) {
     uploaded_.record(s);
 }
 
-// Runs the cascade and, with OpenCV's rule, drops accepted windows at unvisited positions; returns the index
-// of the counter that holds the accepted windows (in lists_[counter % 2]).
+// Runs the cascade and, with OpenCV's rule, drops accepted windows at unvisited positions where the cascade's
+// launch has not (cascade_target.hpp drops_unvisited_early); returns the index of the counter that holds the
+// accepted windows (in lists_[counter % 2]).
 int DetectorCore::evaluate(Compaction strategy) {
     const cudaStream_t s = stream();
     const FrameLayout& layout = *layout_;
@@ -137,12 +138,14 @@ int DetectorCore::evaluate(Compaction strategy) {
                                num_stages_,
                                policy_,
                                skip_rule ? stage0_rejected_.get() : nullptr,
+                               visited_.get(),
+                               layout.grid_rows,
                                {lists_[0].get(), lists_[1].get()},
                                counts_.get()};
     const std::vector<int> ends = strategy == Compaction::none ? std::vector<int>{num_stages_} : ends_;
     run_cascade(target, ends, strategy, timer_);
     int last = static_cast<int>(ends.size()) - 1;
-    if (skip_rule) {
+    if (skip_rule && !drops_unvisited_early(strategy, ends.size())) {
         const SkipTarget skip{levels_.get(), target.num_levels, layout.grid_rows, stage0_rejected_.get(),
                               visited_.get()};
         resolve_skips(skip, s, timer_);

@@ -44,8 +44,10 @@ struct GpuStats {
     std::vector<int> group_end_stage;        // stage boundaries where survivors were compacted, then num_stages
     std::vector<int> group_end_weak;         // the same boundaries counted in weak learners
     long long windows = 0;                   // window positions evaluated (every position of the grid)
-    // survivors[g]: windows that passed every stage before group_end_stage[g] (the last entry: accepted
-    // windows before OpenCV's skip rule is applied); -1 where the strategy does not count (none: inner points).
+    // survivors[g]: windows that passed every stage before group_end_stage[g]; with OpenCV's rule, from group 1
+    // on only those at positions its scan visits where the strategy drops the others early (gpu/cascade_target.hpp
+    // drops_unvisited_early), else the last entry counts accepted windows before that rule is applied; -1 where
+    // the strategy does not count (none: inner points).
     std::vector<long long> survivors;
     long long detections = 0;  // raw windows returned
     float upload_ms = 0.f;     // host staging copy is not included; the H2D copy is

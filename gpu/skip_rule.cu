@@ -52,9 +52,7 @@ __global__ void filter_visited_kernel(SkipTarget t, const Survivor* in, const in
     const int n = *in_count;
     for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
         const Survivor s = in[i];
-        const GpuLevel& l = t.levels[s.level];
-        const int position = l.first_position + (s.y / l.step) * l.grid_width + s.x / l.step;
-        if (t.visited[position]) out[atomicAdd(out_count, 1)] = s;
+        if (t.visited[position_of(t.levels[s.level], s)]) out[atomicAdd(out_count, 1)] = s;
     }
 }
 

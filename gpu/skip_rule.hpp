@@ -8,6 +8,8 @@
 #pragma once
 
 #include "common/hd.hpp"
+#include "gpu/frame_layout.hpp"
+#include "gpu/survivor.hpp"
 
 namespace cascade::gpu {
 
@@ -17,6 +19,12 @@ constexpr unsigned kSkipIdentity = 2;  // f(0) = 0, f(1) = 1
 CASCADE_HD unsigned skip_step(bool rejected_at_stage0) { return rejected_at_stage0 ? 1u : 3u; }
 
 CASCADE_HD bool skip_apply(unsigned f, bool v) { return ((f >> (v ? 1 : 0)) & 1u) != 0; }
+
+// The number of a window of level l in the frame's numbering of positions (GpuLevel::first_position), which
+// indexes the stage-0 and visited bytes.
+CASCADE_HD int position_of(const GpuLevel& l, const Survivor& s) {
+    return l.first_position + (s.y / l.step) * l.grid_width + s.x / l.step;
+}
 
 // Apply `first`, then `second`.
 struct SkipCompose {

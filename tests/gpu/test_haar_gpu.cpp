@@ -2,7 +2,9 @@
 // CascadeClassifier: tests/common/test_opencv_parity.cpp) on real frames, with OpenCV's Haar cascades packed by
 // tools/gpu-pack: stumps (frontalface_default), trees (frontalface_alt2), tilted features (fullbody,
 // eye_tree_eyeglasses). For every compaction strategy and auto the raw windows and their scores EQUAL
-// detect_windows', with OpenCV's scan rule and a fixed stride.
+// detect_windows', with OpenCV's scan rule and a fixed stride; with OpenCV's rule the strategies that drop the
+// windows OpenCV's scan never visits after the first group (gpu/cascade_target.hpp drops_unvisited_early) count
+// from there on exactly the CPU's windows that passed each group's stages.
 // Every test prints "SKIP: no CUDA device" and returns where there is no GPU.
 #include <doctest/doctest.h>
 
@@ -11,6 +13,7 @@
 
 #include "common/error.hpp"
 #include "common/haar_cpu_detector.hpp"
+#include "gpu/cascade_target.hpp"
 #include "gpu/haar_cascade_gpu.hpp"
 #include "gpu/haar_gpu_detector.hpp"
 #include "tests/gpu/gpu_test_data.hpp"
@@ -41,7 +44,7 @@ TEST_CASE("exact: every strategy gives the CPU's raw windows for OpenCV's Haar c
     if (frames.empty()) return;
     std::vector<Compaction> strategies = gpu::concrete_compactions();
     strategies.push_back(Compaction::automatic);
-    long long windows = 0;
+    long long windows = 0, survivor_checks = 0;
     for (const char* file : {"haarcascade_frontalface_default.xml", "haarcascade_frontalface_alt2.xml",
                              "haarcascade_fullbody.xml", "haarcascade_eye_tree_eyeglasses.xml"}) {
         const auto model = test::load_haar_model(*dir, file);
@@ -50,7 +53,8 @@ TEST_CASE("exact: every strategy gives the CPU's raw windows for OpenCV's Haar c
             std::vector<HaarGpuDetector> detectors;
             for (Compaction s : strategies) detectors.emplace_back(*model, options_of(scan, s));
             for (const auto& f : frames) {
-                auto cpu = detect_windows(*model, f.image.view(), params_of(scan));
+                ScanStats visited;  // OpenCV's rule: the windows its scan visits
+                auto cpu = detect_windows(*model, f.image.view(), params_of(scan), &visited);
                 std::sort(cpu.begin(), cpu.end(), test::by_rect_then_score);
                 windows += static_cast<long long>(cpu.size());
                 for (auto& d : detectors) {
@@ -58,12 +62,19 @@ TEST_CASE("exact: every strategy gives the CPU's raw windows for OpenCV's Haar c
                     INFO(file << " on " << f.label << ", factor " << scan.factor << ", stride " << scan.stride
                               << ", strategy " << gpu::to_string(d.last_stats().strategy));
                     CHECK_MESSAGE(test::equal_windows(found, cpu), test::difference(found, cpu));
+                    const gpu::GpuStats& stats = d.last_stats();
+                    if (scan.stride != 0 || !gpu::drops_unvisited_early(stats.strategy, stats.survivors.size()))
+                        continue;
+                    for (std::size_t g = 1; g < stats.survivors.size(); ++g, ++survivor_checks)
+                        CHECK(stats.survivors[g] == test::passed_stages(visited, stats.group_end_stage[g]));
                 }
             }
         }
     }
-    MESSAGE(windows << " CPU windows compared against every strategy");
+    MESSAGE(windows << " CPU windows compared against every strategy; " << survivor_checks
+                    << " survivor counts of OpenCV's scan");
     CHECK(windows > 100);  // equality of empty sets proves nothing
+    CHECK(survivor_checks > 0);
 }
 
 TEST_CASE("constant memory takes the most whole stages whose trees, nodes and leaves fit") {
