@@ -17,6 +17,8 @@
 //   4. p = weights . v + bias, evaluated as trace(W log A) + bias (cov_jacobi.hpp: the Jacobi rotations that
 //      diagonalise A carried to W, no eigenvectors); response = step_response(w, p) (hog_eval.hpp), clipped to
 //      [-limit, limit].
+// A learner of descriptor kCovDescriptorLbpHistogram (model.hpp) reads instead the uniform-LBP histogram of its
+// square cell (cov_learner_response: a sampler with LBP bins, CovLbpGridView; p in float as HoG's LBP learners').
 // The trainer fits its weights to the vectors of cov_log_vector (a Jacobi with eigenvectors, spd_distance.hpp);
 // its projections agree with step 4's to rounding (about 1e-15 relative), and its cascade sums are this file's.
 // Exactness: int64 sums, then every double step one rounded IEEE operation in a fixed order (exact_math.hpp,
@@ -167,6 +169,20 @@ CASCADE_HD double cov_weak_response(const Sampler& s, int wx, int wy, const CovW
     return cov_response(weak, cov_projection(weak, c));
 }
 
+// The response of `weak` as above or, for an LBP-histogram learner (a sampler with LBP bins only; model.hpp),
+// cov_response of its cell's dot product (lbp_cell_dot, hog_eval.hpp) plus its bias, in double.
+template <class Sampler>
+CASCADE_HD double cov_learner_response(const Sampler& s, int wx, int wy, const CovWeak& weak,
+                                       const double scale[kCovFeatures]) {
+    if constexpr (HasLbpBins<Sampler>::value) {
+        if (weak.descriptor == kCovDescriptorLbpHistogram) {
+            const float dot = lbp_cell_dot(s, wx, wy, weak.rect, weak.weights, weak.first_bin);
+            return cov_response(weak, exact::add(static_cast<double>(dot), static_cast<double>(weak.bias)));
+        }
+    }
+    return cov_weak_response(s, wx, wy, weak, scale);
+}
+
 struct CovCascadeView {
     Size window;
     SumPolicy policy = SumPolicy::per_stage;
@@ -180,7 +196,7 @@ inline CovCascadeView view_of(const CovCascade& c) {
 }
 
 // Response of weak learner i of a covariance cascade for the window at (x, y); the window's scales are computed
-// once, when the functor is made.
+// once, when the functor is made. A sampler without LBP bins serves only models without LBP-histogram learners.
 template <class Sampler>
 struct CovWindow {
     const CovCascadeView& cascade;
@@ -193,7 +209,7 @@ struct CovWindow {
         cov_window_scales(s, wx, wy, c.window, scale);
     }
 
-    CASCADE_HD double operator()(int i) const { return cov_weak_response(sampler, x, y, cascade.weaks[i], scale); }
+    CASCADE_HD double operator()(int i) const { return cov_learner_response(sampler, x, y, cascade.weaks[i], scale); }
 };
 
 }  // namespace cascade

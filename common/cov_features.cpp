@@ -8,9 +8,10 @@ namespace cascade {
 // Each grid cell's sums first (a row of cells at a time), then the corners as running sums: corner (gx, gy) =
 // corner (gx, gy - 1) + the cells (0..gx-1, gy-1). Pixels right of or below the last full cell belong to no
 // corner and are not read.
-void compute_cov_planes(const GrayView& image, CovPlanes& out) {
+void compute_cov_planes(const GrayView& image, CovPlanes& out, bool with_lbp_bins) {
     if (image.width > kCovMaxLevelSide || image.height > kCovMaxLevelSide)
         throw std::invalid_argument("covariance planes: levels are limited to 8192 pixels a side");
+    out.bins = with_lbp_bins ? build_lbp_bin_plane(image) : LbpBinPlane{};
     out.size = image.size();
     out.columns = image.width / kCovGrid + 1;
     out.rows = image.height / kCovGrid + 1;

@@ -25,6 +25,7 @@
 #include "common/hd.hpp"
 #include "common/hog_features.hpp"
 #include "common/image.hpp"
+#include "common/lbp_uniform.hpp"
 #include "common/model.hpp"
 
 namespace cascade {
@@ -70,17 +71,27 @@ struct CovGridView {
     }
 };
 
-// A level's planes on the host: (width / kCovGrid + 1) x (height / kCovGrid + 1) corners of kCovPlanes sums.
+// The same with the level's uniform-LBP bin plane, which LBP-histogram learners read (common/lbp_uniform.hpp).
+struct CovLbpGridView : CovGridView {
+    LbpBinView bins;
+
+    CASCADE_HD std::uint8_t lbp_bin(int x, int y) const { return bins.lbp_bin(x, y); }
+};
+
+// A level's planes on the host: (width / kCovGrid + 1) x (height / kCovGrid + 1) corners of kCovPlanes sums and,
+// for a model with LBP-histogram learners, the bin plane (else empty).
 struct CovPlanes {
     Size size;  // of the level
     int columns = 0, rows = 0;
     std::vector<std::int64_t> sums;
+    LbpBinPlane bins;
 
     CovGridView sampler() const { return {sums.data(), columns}; }
+    CovLbpGridView lbp_sampler() const { return {{sums.data(), columns}, bins.view()}; }
 };
 
 // The planes of `image` (any size >= 1x1; InputError-free: levels wider or taller than kCovMaxLevelSide throw
-// std::invalid_argument, which the detectors refuse before).
-void compute_cov_planes(const GrayView& image, CovPlanes& out);
+// std::invalid_argument, which the detectors refuse before), with the bin plane when `with_lbp_bins`.
+void compute_cov_planes(const GrayView& image, CovPlanes& out, bool with_lbp_bins = false);
 
 }  // namespace cascade

@@ -1,5 +1,5 @@
 // A cov model in the project's XML format (docs/model-format.md):
-//   <cov x y w h bias responses [cuts] slope [limit] [mapping="tangent"]>
+//   <cov x y w h bias responses [cuts] slope [limit] [mapping="tangent" | descriptor="lbp-histogram" first-bin]>
 //     <weights>36 floats</weights> [<mean_isqrt>64 floats</mean_isqrt>, tangent learners only]
 //   </cov>
 #include <tinyxml2.h>
@@ -35,9 +35,27 @@ void read_child_floats(const XMLElement& w, const char* name, float* out, int co
     std::copy(values.begin(), values.end(), out);
 }
 
-CovWeak read_cov_weak(const XMLElement& w, const std::string& source) {
-    only_attributes(w, {"x", "y", "w", "h", "bias", "cuts", "responses", "slope", "limit", "mapping"}, source);
+// descriptor="lbp-histogram" (format version 10) with its first-bin, or neither: a covariance learner.
+void read_cov_descriptor(const XMLElement& w, long long version, CovWeak& weak, const std::string& source) {
+    const char* text = w.Attribute("descriptor");
+    if (!text) {
+        if (w.Attribute("first-bin"))
+            throw InputError(source, at(w) + ": first-bin belongs to descriptor=\"lbp-histogram\" learners only");
+        return;
+    }
+    if (std::strcmp(text, "lbp-histogram") != 0)
+        throw InputError(source, at(w) + ": descriptor " + quoted(text) + " is not supported (lbp-histogram or none)");
+    if (version < 10) throw InputError(source, at(w) + ": descriptor lbp-histogram needs format_version 10 or later");
+    weak.descriptor = kCovDescriptorLbpHistogram;
+    weak.first_bin = int_attribute(w, "first-bin", source);
+}
+
+CovWeak read_cov_weak(const XMLElement& w, long long version, const std::string& source) {
+    only_attributes(w, {"x", "y", "w", "h", "bias", "cuts", "responses", "slope", "limit", "mapping", "descriptor",
+                        "first-bin"},
+                    source);
     CovWeak weak;
+    read_cov_descriptor(w, version, weak, source);
     weak.rect = {int_attribute(w, "x", source), int_attribute(w, "y", source), int_attribute(w, "w", source),
                  int_attribute(w, "h", source)};
     weak.bias = float_attribute(w, "bias", source);
@@ -79,11 +97,11 @@ void append_floats(std::string& out, const char* name, const float* values, int 
 
 }  // namespace
 
-void read_cov_weaks(const XMLElement& list, CovCascade& c, const std::string& source) {
+void read_cov_weaks(const XMLElement& list, long long version, CovCascade& c, const std::string& source) {
     for (const XMLElement* w = list.FirstChildElement(); w; w = w->NextSiblingElement()) {
         if (std::strcmp(w->Name(), "cov") != 0)
             throw InputError(source, at(*w) + " is not allowed in the <weak_learners> of a cov model");
-        c.weaks.push_back(read_cov_weak(*w, source));
+        c.weaks.push_back(read_cov_weak(*w, version, source));
     }
 }
 
@@ -105,6 +123,10 @@ std::string to_xml(const CovCascade& c) {
         append_attr(out, "slope", w.slope);
         if (w.limit != std::numeric_limits<float>::infinity()) append_attr(out, "limit", w.limit);
         if (w.mapping == kCovTangent) out += " mapping=\"tangent\"";
+        if (w.descriptor == kCovDescriptorLbpHistogram) {
+            out += " descriptor=\"lbp-histogram\"";
+            append_attr(out, "first-bin", static_cast<long long>(w.first_bin));
+        }
         out += ">\n";
         append_floats(out, "weights", w.weights, kCovDims);
         if (w.mapping == kCovTangent) append_floats(out, "mean_isqrt", w.mean_isqrt, kCovFeatures * kCovFeatures);

@@ -114,19 +114,22 @@ struct HaarFamily {
     static Sampler sampler(const Planes& planes) { return planes.view(); }
 };
 
-// Region covariance (cascade-train cov): 44 int64 integrals at the corners of a kCovGrid grid per level. Windows
-// must sit on that grid: the detectors refuse strides that are not multiples of kCovGrid.
+// Region covariance (cascade-train cov): 44 int64 integrals at the corners of a kCovGrid grid per level and, for a
+// model with LBP-histogram learners, the uniform-LBP bin plane. Windows must sit on that grid: the detectors refuse
+// strides that are not multiples of kCovGrid.
 struct CovFamily {
     using Cascade = CovCascade;
     using View = CovCascadeView;
     using Planes = CovPlanes;
-    using Sampler = CovGridView;
+    using Sampler = CovLbpGridView;
     template <class S>
     using Window = CovWindow<S>;
     static constexpr bool kAllLevelsAtOnce = false;  // 352 bytes per grid corner
 
-    static void build(const Cascade&, const GrayView& pixels, Planes& planes) { compute_cov_planes(pixels, planes); }
-    static Sampler sampler(const Planes& planes) { return planes.sampler(); }
+    static void build(const Cascade& cascade, const GrayView& pixels, Planes& planes) {
+        compute_cov_planes(pixels, planes, uses_lbp_bins(cascade));
+    }
+    static Sampler sampler(const Planes& planes) { return planes.lbp_sampler(); }
 };
 
 template <class Cascade>

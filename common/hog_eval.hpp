@@ -124,19 +124,23 @@ CASCADE_HD constexpr int lbp_learner_bins(int first_bin) {
     return kLbpUniformBins - first_bin < kHogBlockDims ? kLbpUniformBins - first_bin : kHogBlockDims;
 }
 
-// An LBP-histogram learner's projection for the window at (wx, wy): its weights . sqrt(counts / area) over its
-// bins (lbp_histogram_dot's fixed order), plus its bias.
+// An LBP-histogram learner's dot product for the window at (wx, wy): `weights` . sqrt(counts / area) over the
+// bins from first_bin on of the square `cell` (window coordinates), in lbp_histogram_dot's fixed order.
 template <class Sampler>
-CASCADE_HD float lbp_learner_projection(const Sampler& s, int wx, int wy, const HogWeak& weak) {
+CASCADE_HD float lbp_cell_dot(const Sampler& s, int wx, int wy, Rect cell, const float* weights, int first_bin) {
     int counts[kLbpUniformBins];
-    const int side = weak.block.width, x = wx + weak.block.x, y = wy + weak.block.y;
+    const int side = cell.width, x = wx + cell.x, y = wy + cell.y;
     if constexpr (HasBlockCache<Sampler>::value)
         s.lbp_cell_counts_at(x, y, side, counts);
     else
         lbp_cell_counts(s, x, y, side, counts);
-    const float dot =
-        lbp_histogram_dot(counts, side * side, weak.weights, weak.first_bin, lbp_learner_bins(weak.first_bin));
-    return exact::add(dot, weak.bias);
+    return lbp_histogram_dot(counts, side * side, weights, first_bin, lbp_learner_bins(first_bin));
+}
+
+// A HoG LBP-histogram learner's projection: its dot product plus its bias.
+template <class Sampler>
+CASCADE_HD float lbp_learner_projection(const Sampler& s, int wx, int wy, const HogWeak& weak) {
+    return exact::add(lbp_cell_dot(s, wx, wy, weak.block, weak.weights, weak.first_bin), weak.bias);
 }
 
 // Response of weak learner i of a HoG cascade for the window at (x, y). A sampler without gradients reads every

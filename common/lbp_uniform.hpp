@@ -91,6 +91,16 @@ CASCADE_HD void lbp_cell_counts(const Sampler& s, int x, int y, int side, int (&
         for (int c = 0; c < side; ++c) ++counts[s.lbp_bin(x + c, y + r)];
 }
 
+// The side x side cell's L1-sqrt histogram, sqrt(counts[b] / area) for every bin b, each step as
+// lbp_histogram_dot takes it: a trainer's SVM over these values projects them bit for bit as the detector does.
+template <class Sampler>
+void lbp_cell_features(const Sampler& s, int x, int y, int side, float out[kLbpUniformBins]) {
+    int counts[kLbpUniformBins];
+    lbp_cell_counts(s, x, y, side, counts);
+    const auto area = static_cast<float>(side * side);
+    for (int b = 0; b < kLbpUniformBins; ++b) out[b] = exact::sqrt(exact::div(static_cast<float>(counts[b]), area));
+}
+
 // sum over i < n_bins of weights[i] * sqrt(counts[first_bin + i] / area) (the L1-sqrt normalisation: a cell of
 // `area` pixels), in float, i ascending, each operation rounded once (exact::), so that the CPU and GPU agree bit
 // for bit. A slice of bins lets a caller split one cell among threads (and add the parts in a fixed order).

@@ -31,8 +31,8 @@ namespace cascade {
 // 2: stages may carry an acceptance threshold; 3: HoG weak learners may have real-valued responses;
 // 4: kind haar (Haar trees). 5: HoG descriptor="dalal-triggs". 6: kind cov (region covariance).
 // 7: HoG descriptor="dalal-triggs-gamma". 8: HoG descriptor="lbp-histogram". 9: an LBP cascade's <histogram-svm>
-// final stage.
-constexpr int kModelFormatVersion = 9;
+// final stage. 10: cov descriptor="lbp-histogram".
+constexpr int kModelFormatVersion = 10;
 
 enum class SumPolicy : std::uint8_t { per_stage, running };
 
@@ -216,6 +216,12 @@ constexpr int kCovGrid = 4;
 //   entries times sqrt(2) (so that |v| is the Frobenius norm of the logarithm).
 constexpr std::int32_t kCovLogEuclidean = 0;
 constexpr std::int32_t kCovTangent = 1;
+// What a covariance cascade's weak learner reads: the covariance of its rectangle, or (kCovDescriptorLbpHistogram)
+// the uniform-LBP histogram of its square cell, a HoG LBP-histogram learner's reading (hog_eval.hpp: weights over
+// bins first_bin .. first_bin + 35 at most; mapping log-Euclidean, mean +0) with the response below.
+static_assert(kCovDims == kHogBlockDims, "an LBP-histogram learner holds as many weights in either family");
+constexpr std::int32_t kCovDescriptorCovariance = 0;
+constexpr std::int32_t kCovDescriptorLbpHistogram = 1;
 
 // Weak learner over one rectangle: p = weights . v + bias, and the response of HogWeak (responses[cuts reached]
 // + slope * p: a real-AdaBoost bin table or, with no cut, responses {0} and slope 1, LogitBoost's regression),
@@ -232,6 +238,8 @@ struct CovWeak {
     float slope = 1.f;
     float limit = std::numeric_limits<float>::infinity();
     float mean_isqrt[kCovFeatures * kCovFeatures] = {};
+    std::int32_t descriptor = kCovDescriptorCovariance;
+    std::int32_t first_bin = 0;  // kCovDescriptorLbpHistogram only (0 otherwise): the LBP bin of weights[0]
 };
 
 struct CovCascade {
@@ -240,6 +248,15 @@ struct CovCascade {
     std::vector<Stage> stages;
     std::vector<CovWeak> weaks;
 };
+
+// True when some learner of `weaks` (of `cascade`) reads LBP bins: a level's covariance planes then include the
+// bin plane.
+inline bool uses_lbp_bins(const std::vector<CovWeak>& weaks) {
+    for (const CovWeak& w : weaks)
+        if (w.descriptor == kCovDescriptorLbpHistogram) return true;
+    return false;
+}
+inline bool uses_lbp_bins(const CovCascade& cascade) { return uses_lbp_bins(cascade.weaks); }
 
 // A loaded model: one of the kinds above, with where it came from (for messages).
 struct Model {

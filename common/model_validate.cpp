@@ -241,15 +241,17 @@ void validate(const LbpCascade& cascade, const std::string& source) {
 
 namespace {
 
-// An LBP-histogram learner (model.hpp): a square cell, bins from first_bin on, no weight past the last bin.
-void check_lbp_learner(const HogWeak& w, const std::string& where, const std::string& source) {
-    if (w.block.width < 1 || w.block.width != w.block.height)
+// An LBP-histogram learner (model.hpp) of a HoG or covariance cascade: a square cell, bins from first_bin on, no
+// weight past the last bin.
+void check_lbp_learner(Rect cell, const float* weights, int first_bin, const std::string& where,
+                       const std::string& source) {
+    if (cell.width < 1 || cell.width != cell.height)
         throw InputError(source, where + " is an LBP cell, which is square and at least 1x1");
-    if (w.first_bin < 0 || w.first_bin >= kLbpUniformBins)
-        throw InputError(source, where + ": first bin " + str(w.first_bin) + " is outside 0.." +
+    if (first_bin < 0 || first_bin >= kLbpUniformBins)
+        throw InputError(source, where + ": first bin " + str(first_bin) + " is outside 0.." +
                                      str(kLbpUniformBins - 1));
-    for (int k = lbp_learner_bins(w.first_bin); k < kHogBlockDims; ++k)
-        if (w.weights[k] != 0.f)
+    for (int k = lbp_learner_bins(first_bin); k < kHogBlockDims; ++k)
+        if (weights[k] != 0.f)
             throw InputError(source, where + ": weight " + str(k) + " is past the last LBP bin (" +
                                          str(kLbpUniformBins - 1) + ") and must be 0");
 }
@@ -268,7 +270,7 @@ void validate(const HogCascade& cascade, const std::string& source) {
         const std::string block =
             "block (" + str(b.x) + "," + str(b.y) + "," + str(b.width) + "," + str(b.height) + ")";
         if (w.descriptor == kHogDescriptorLbpHistogram)
-            check_lbp_learner(w, where + block, source);
+            check_lbp_learner(w.block, w.weights, w.first_bin, where + block, source);
         else if (b.width < 2 || b.height < 2 || b.width % 2 != 0 || b.height % 2 != 0)
             throw InputError(source, where + block + " needs an even, positive width and height (2x2 cells)");
         if (w.descriptor != kHogDescriptorIntegral && !is_dalal_triggs(w.descriptor) &&
@@ -304,6 +306,15 @@ void check_cov_weak(const CovWeak& w, Size win, const std::string& where, const 
         throw InputError(source, where + rect + " leaves the " + window_text(win) + " window");
     if (w.mapping != kCovLogEuclidean && w.mapping != kCovTangent)
         throw InputError(source, where + "mapping " + str(w.mapping) + " is unknown (0 or 1)");
+    if (w.descriptor == kCovDescriptorLbpHistogram) {
+        check_lbp_learner(r, w.weights, w.first_bin, where + rect, source);
+        if (w.mapping != kCovLogEuclidean)
+            throw InputError(source, where + rect + " is an LBP cell, which has no covariance mapping");
+    } else if (w.descriptor != kCovDescriptorCovariance) {
+        throw InputError(source, where + "descriptor " + str(w.descriptor) + " is unknown (0 or 1)");
+    } else if (w.first_bin != 0) {
+        throw InputError(source, where + "first bin " + str(w.first_bin) + " on a learner without LBP bins");
+    }
     for (int k = 0; k < kCovDims; ++k)
         if (!std::isfinite(w.weights[k]))
             throw InputError(source, where + "weight " + str(k) + " is " + float_text(w.weights[k]));

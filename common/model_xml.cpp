@@ -152,7 +152,7 @@ Model read_own_format(const XMLElement& root, const std::string& source) {
     } else {
         if (version < 6) throw InputError(source, "kind cov needs format_version 6 or later");
         CovCascade c = cascade_of(CovCascade{});
-        read_cov_weaks(weak_list(), c, source);
+        read_cov_weaks(weak_list(), version, c, source);
         validate(c, source);
         model.cascade = std::move(c);
     }

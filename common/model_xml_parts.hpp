@@ -34,7 +34,7 @@ void append_haar_weaks(std::string& out, const HaarCascade& c);
 std::string to_xml(const HaarCascade& c);
 
 // The <weak_learners> of a cov model: <cov> elements in order (common/cov_model_xml.cpp); to_xml: the whole model.
-void read_cov_weaks(const tinyxml2::XMLElement& list, CovCascade& c, const std::string& source);
+void read_cov_weaks(const tinyxml2::XMLElement& list, long long version, CovCascade& c, const std::string& source);
 std::string to_xml(const CovCascade& c);
 
 }  // namespace cascade

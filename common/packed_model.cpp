@@ -16,7 +16,7 @@ static_assert(sizeof(PackedHeader) == 48, "the packed header is part of the file
 static_assert(sizeof(Stage) == 16 && sizeof(LbpWeak) == 12 && sizeof(HogWeak) == 240 && sizeof(HaarTree) == 12 &&
                   sizeof(HaarNode) == 52,
               "packed records are part of the file format (no padding bytes): bump kPackedVersion when they change");
-static_assert(sizeof(CovWeak) == 496, "packed records are part of the file format: bump kPackedVersion");
+static_assert(sizeof(CovWeak) == 504, "packed records are part of the file format: bump kPackedVersion");
 static_assert(std::is_trivially_copyable_v<HogWeak> && std::is_trivially_copyable_v<LbpWeak> &&
               std::is_trivially_copyable_v<HaarNode> && std::is_trivially_copyable_v<CovWeak>);
 

@@ -29,8 +29,8 @@ constexpr char kPackedMagic[8] = {'C', 'A', 'S', 'C', 'P', 'A', 'K', '\0'};
 // 2: Stage gained its acceptance threshold. 3: LBP stump tables; the checksum covers the whole file.
 // 4: HogWeak's real-valued responses (cuts, responses, slope). 5: Haar models (kind 2, num_nodes).
 // 6: HogWeak's descriptor (integral histograms or Dalal-Triggs). 7: covariance models (kind 3, CovWeak).
-// 8: HogWeak's first_bin (LBP-histogram learners).
-constexpr std::uint32_t kPackedVersion = 8;
+// 8: HogWeak's first_bin (LBP-histogram learners). 9: CovWeak's descriptor and first_bin.
+constexpr std::uint32_t kPackedVersion = 9;
 
 struct PackedHeader {
     char magic[8];

@@ -4,6 +4,7 @@
 // learner's response composed by hand.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <vector>
@@ -272,25 +273,62 @@ TEST_CASE("cov_log_vector: exp of the vector's matrix gives the covariance back 
     }
 }
 
-TEST_CASE("CovWindow: each weak learner's response composed step by step, clipping and bins included") {
+namespace {
+
+// An LBP-histogram learner's dot product from the pixels: each pixel's code and uniform bin found here (the
+// bit order and clamping of lbp_pixel_code; the uniform codes by counting transitions), then weights . sqrt(count
+// / area) in long double.
+long double lbp_learner_dot_by_hand(const GrayView& image, int wx, int wy, const CovWeak& w) {
+    std::vector<int> bin_of(256, -1);
+    int next = 0;
+    for (int code = 0; code < 256; ++code) {
+        int transitions = 0;
+        for (int b = 0; b < 8; ++b) transitions += ((code >> b) & 1) != ((code >> ((b + 1) % 8)) & 1);
+        bin_of[static_cast<std::size_t>(code)] = transitions <= 2 ? next++ : kLbpUniformBins - 1;
+    }
+    const auto pixel = [&](int x, int y) {
+        return image.at(std::clamp(x, 0, image.width - 1), std::clamp(y, 0, image.height - 1));
+    };
+    std::vector<int> counts(kLbpUniformBins, 0);
+    const int around[8][2] = {{-1, -1}, {0, -1}, {1, -1}, {1, 0}, {1, 1}, {0, 1}, {-1, 1}, {-1, 0}};
+    for (int y = wy + w.rect.y; y < wy + w.rect.y + w.rect.height; ++y)
+        for (int x = wx + w.rect.x; x < wx + w.rect.x + w.rect.width; ++x) {
+            int code = 0;
+            for (const auto& o : around) code = code << 1 | (pixel(x + o[0], y + o[1]) >= pixel(x, y) ? 1 : 0);
+            ++counts[static_cast<std::size_t>(bin_of[static_cast<std::size_t>(code)])];
+        }
+    long double dot = 0;
+    const long double area = w.rect.width * w.rect.height;
+    for (int k = 0; k < lbp_learner_bins(w.first_bin); ++k)
+        dot += w.weights[k] * std::sqrt(counts[static_cast<std::size_t>(w.first_bin + k)] / area);
+    return dot;
+}
+
+}  // namespace
+
+TEST_CASE("CovWindow: each weak learner's response composed step by step, clipping, bins and LBP cells included") {
     for (const cv::Mat& gray : some_images()) {
         const GrayView image = view_of_mat(gray);
         const CovCascade cascade = test::random_cov_cascade(5, 2, 6, image);
         CovPlanes planes;
-        compute_cov_planes(image, planes);
+        compute_cov_planes(image, planes, true);
         const CovCascadeView view = view_of(cascade);
-        const CovGridView s = planes.sampler();
+        const CovLbpGridView s = planes.lbp_sampler();
         for (int wy = 0; wy + 128 <= image.height; wy += 40)
             for (int wx = 0; wx + 64 <= image.width; wx += 48) {
-                const CovWindow<CovGridView> window(view, s, wx, wy);
+                const CovWindow<CovLbpGridView> window(view, s, wx, wy);
                 for (int i = 0; i < static_cast<int>(cascade.weaks.size()); ++i) {
                     const CovWeak& w = cascade.weaks[static_cast<std::size_t>(i)];
-                    double scale[d], c[d * d], v[kCovDims];
-                    cov_window_scales(s, wx, wy, cascade.window, scale);
-                    cov_rect_covariance(s, wx, wy, w.rect, scale, c);
-                    cov_log_vector(w.mapping, w.mean_isqrt, c, v);
                     long double p = w.bias;
-                    for (int k = 0; k < kCovDims; ++k) p += static_cast<long double>(w.weights[k]) * v[k];
+                    if (w.descriptor == kCovDescriptorLbpHistogram) {
+                        p += lbp_learner_dot_by_hand(image, wx, wy, w);
+                    } else {
+                        double scale[d], c[d * d], v[kCovDims];
+                        cov_window_scales(s, wx, wy, cascade.window, scale);
+                        cov_rect_covariance(s, wx, wy, w.rect, scale, c);
+                        cov_log_vector(w.mapping, w.mean_isqrt, c, v);
+                        for (int k = 0; k < kCovDims; ++k) p += static_cast<long double>(w.weights[k]) * v[k];
+                    }
                     double expected = 0;
                     if (w.num_cuts == 0) {
                         expected = std::clamp(static_cast<double>(p), -static_cast<double>(w.limit),
@@ -300,7 +338,9 @@ TEST_CASE("CovWindow: each weak learner's response composed step by step, clippi
                         for (int j = 0; j < w.num_cuts; ++j) bin += p >= w.cuts[j] ? 1 : 0;
                         expected = w.responses[bin];
                     }
-                    CHECK(window(i) == doctest::Approx(expected).epsilon(1e-9));
+                    // LBP cells: the detector's float arithmetic (lbp_histogram_dot) against long double
+                    const double epsilon = w.descriptor == kCovDescriptorLbpHistogram ? 1e-5 : 1e-9;
+                    CHECK(window(i) == doctest::Approx(expected).epsilon(epsilon));
                 }
             }
     }

@@ -61,6 +61,7 @@ TEST_CASE("cov model: XML and packed round trips give the same bits -- bad files
     CHECK(xml.find("kind=\"cov\"") != std::string::npos);
     CHECK(xml.find("mapping=\"tangent\"") != std::string::npos);
     CHECK(xml.find("limit=\"1.5\"") != std::string::npos);
+    CHECK(xml.find("descriptor=\"lbp-histogram\" first-bin=") != std::string::npos);
     const Model back = load_model_from_string(xml, "random.xml");
     CHECK(same_bits(std::get<CovCascade>(back.cascade), std::get<CovCascade>(model.cascade)));
     const std::vector<std::uint8_t> packed = pack_model(compile_model(back));
@@ -78,6 +79,13 @@ TEST_CASE("cov model: XML and packed round trips give the same bits -- bad files
     CHECK(load_error(replaced(xml, "mapping=\"tangent\"", "")).find("is not allowed in this <cov>") !=
           std::string::npos);
     CHECK(load_error(replaced(xml, "width=\"64\"", "width=\"66\"")).find("not a multiple of 4") != std::string::npos);
+    CHECK(load_error(replaced(xml, version, "format_version=\"9\"")).find("lbp-histogram needs format_version 10") !=
+          std::string::npos);
+    CHECK(load_error(replaced(xml, "descriptor=\"lbp-histogram\"", "descriptor=\"hog\"")).find("descriptor 'hog'") !=
+          std::string::npos);
+    CHECK(load_error(replaced(xml, "descriptor=\"lbp-histogram\"", "")).find("first-bin belongs to") !=
+          std::string::npos);
+    CHECK(load_error(replaced(xml, "first-bin=\"", "first-bin=\"7")).find("is outside 0..58") != std::string::npos);
     for (const std::string& message : {load_error(replaced(xml, "limit=\"1.5\"", "limit=\"-1\"")),
                                        load_error(replaced(xml, "<weights>", "<weights>nan "))})
         CHECK(message.find('\n') == std::string::npos);
@@ -92,13 +100,13 @@ std::vector<Detection> brute_force(const CovCascade& c, const GrayView& image, c
     for (const PyramidLevel& level : pyramid_levels(image.size(), c.window, params.pyramid)) {
         const GrayImage pixels = level_pixels(image, level);
         CovPlanes planes;
-        compute_cov_planes(pixels.view(), planes);
-        const CovGridView sampler = planes.sampler();  // CovWindow keeps a reference: not to a temporary
+        compute_cov_planes(pixels.view(), planes, true);
+        const CovLbpGridView sampler = planes.lbp_sampler();  // CovWindow keeps a reference: not to a temporary
         for (int y = 0; y + c.window.height <= level.size.height; y += params.rule.stride)
             for (int x = 0; x + c.window.width <= level.size.width; x += params.rule.stride) {
                 int rejected_at = 0;
                 double score = 0;
-                const CovWindow<CovGridView> window(view, sampler, x, y);
+                const CovWindow<CovLbpGridView> window(view, sampler, x, y);
                 if (accept_window(view, window, rejected_at, score))
                     found.push_back({to_image(level, x, y), static_cast<float>(score)});
             }
@@ -113,7 +121,7 @@ TEST_CASE("cov CPU detector: the brute-force scan's windows and scores -- stride
     const auto gray = calibration_image();
     if (!gray) return;
     const GrayView image = view_of_mat(*gray);
-    const CovCascade c = test::random_cov_cascade(33, 3, 3, image);
+    const CovCascade c = test::random_cov_cascade(33, 3, 4, image);  // learner 3 of each stage an LBP cell
     ScanParams params;
     params.pyramid.scale_factor = 1.25;
     params.rule.stride = 8;

@@ -1,6 +1,7 @@
-// A covariance cascade of random weak learners for tests (CPU and GPU alike), until a trained model exists:
-// rectangles on the grid, both mappings (a tangent learner's mean a random symmetric matrix near the identity),
-// step responses, linear terms and clipping. Each stage's threshold is put where `pass` of the windows (stride 8)
+// A covariance cascade of random weak learners for tests (CPU and GPU alike): rectangles on the grid, both
+// mappings (a tangent learner's mean a random symmetric matrix near the identity), step responses, linear terms
+// and clipping, and every fourth learner an LBP-histogram learner (a square cell of 8 to 20 pixels, bins from 0
+// or 36). Each stage's threshold is put where `pass` of the windows (stride 8)
 // of a calibration image that reach it pass it (0.7 by default, so that windows leave at every stage and many
 // pass; a benchmark may ask for a trained cascade's profile instead, e.g. 0.35).
 #pragma once
@@ -38,7 +39,14 @@ inline CovWeak random_cov_weak(std::mt19937& random, Size window, int k) {
     } else if (k % 3 == 2) {
         w.limit = 1.5f;  // LogitBoost's regression, clipped
     }
-    if (k % 2 == 1) {
+    if (k % 4 == 3) {
+        w.descriptor = kCovDescriptorLbpHistogram;
+        w.rect.width = w.rect.height = kCovGrid * (2 + grid(4));
+        w.rect.x = kCovGrid * grid(cols - w.rect.width / kCovGrid + 1);
+        w.rect.y = kCovGrid * grid(rows - w.rect.height / kCovGrid + 1);
+        w.first_bin = random() % 2 == 0 ? 0 : kCovDims;
+        for (int b = lbp_learner_bins(w.first_bin); b < kCovDims; ++b) w.weights[b] = 0.f;
+    } else if (k % 2 == 1) {
         w.mapping = kCovTangent;
         for (int i = 0; i < kCovFeatures; ++i)
             for (int j = i; j < kCovFeatures; ++j)
@@ -61,14 +69,14 @@ inline CovCascade random_cov_cascade(unsigned seed, const std::vector<int>& stag
         for (int k = 0; k < size; ++k) c.weaks.push_back(random_cov_weak(random, window, k));
     }
     CovPlanes planes;
-    compute_cov_planes(image, planes);
-    const CovGridView sampler = planes.sampler();
+    compute_cov_planes(image, planes, uses_lbp_bins(c));
+    const CovLbpGridView sampler = planes.lbp_sampler();
     for (int s = 0; s < stages; ++s) {
         const CovCascadeView view = view_of(c);
         std::vector<double> sums;
         for (int y = 0; y + window.height <= image.height; y += 8)
             for (int x = 0; x + window.width <= image.width; x += 8) {
-                const CovWindow<CovGridView> w(view, sampler, x, y);
+                const CovWindow<CovLbpGridView> w(view, sampler, x, y);
                 double sum = 0;
                 if (run_stages(view, w, 0, s, sum) == s) sums.push_back(add_stage(w, c.stages[s], 0.0));
             }
