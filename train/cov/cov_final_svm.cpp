@@ -1,6 +1,7 @@
 #include "train/cov/cov_final_svm.hpp"
 
 #include "cli/number_text.hpp"
+#include "common/hog_eval.hpp"
 #include "train/hog/block_svm.hpp"
 #include "train/hog/stage_trainer.hpp"
 #include "train/lbp/lbp_window_classifier.hpp"
@@ -11,26 +12,44 @@ namespace {
 
 constexpr std::uint64_t kFinalKey = 0x46494e41;  // the means' draw (the levels use their index)
 
-// Appends each sample's vectors under `maps`, rectangle after rectangle, to the sample-major rows `x`.
-void add_rows(const CovSamples& samples, const std::vector<CovWeak>& maps, int threads, std::vector<float>& x) {
+// Appends each sample's row to the sample-major rows `x`: its vectors under `maps`, rectangle after rectangle,
+// then the histograms of `cells`.
+void add_rows(const CovSamples& samples, const std::vector<CovWeak>& maps, const std::vector<Rect>& cells,
+              int threads, std::vector<float>& x) {
     const VectorTable table = sample_vectors(samples, maps, threads);
-    const std::size_t dims = maps.size() * kCovDims, first = x.size();
+    const std::vector<float> histograms = cell_histograms(samples, cells, threads);
+    const std::size_t vectors = maps.size() * kCovDims, bins = cells.size() * kLbpUniformBins;
+    const std::size_t dims = vectors + bins, first = x.size();
     x.resize(first + static_cast<std::size_t>(samples.size()) * dims);
-    for (int r = 0; r < table.rects; ++r)
-        for (int i = 0; i < samples.size(); ++i)
-            std::copy_n(table.of(r) + static_cast<std::size_t>(i) * kCovDims, kCovDims,
-                        x.begin() + static_cast<std::ptrdiff_t>(first + static_cast<std::size_t>(i) * dims +
-                                                                 static_cast<std::size_t>(r) * kCovDims));
+    for (int i = 0; i < samples.size(); ++i) {
+        float* row = x.data() + first + static_cast<std::size_t>(i) * dims;
+        for (int r = 0; r < table.rects; ++r)
+            std::copy_n(table.of(r) + static_cast<std::size_t>(i) * kCovDims, kCovDims, row + r * kCovDims);
+        std::copy_n(histograms.data() + static_cast<std::size_t>(i) * bins, bins, row + vectors);
+    }
 }
 
-// The SVM's weights (maps.size() * kCovDims of them, then the bias) as the stage's learners.
-std::vector<CovWeak> svm_weaks(const std::vector<CovWeak>& maps, const std::vector<float>& w) {
+// The SVM's weights (maps.size() * kCovDims of them, then cells.size() * 59, then the bias) as the stage's
+// learners: one a rectangle, two a cell (bins 0-35 and 36-58: a CovWeak holds 36 weights).
+std::vector<CovWeak> svm_weaks(const std::vector<CovWeak>& maps, const std::vector<Rect>& cells,
+                               const std::vector<float>& w) {
     std::vector<CovWeak> weaks = maps;
-    for (std::size_t r = 0; r < weaks.size(); ++r) {
+    for (std::size_t r = 0; r < weaks.size(); ++r)
         std::copy_n(w.begin() + static_cast<std::ptrdiff_t>(r * kCovDims), kCovDims, weaks[r].weights);
-        weaks[r].bias = 0.f;
-        weaks[r].num_cuts = 0;
-        weaks[r].slope = 1.f;
+    const float* cell_weights = w.data() + maps.size() * kCovDims;
+    for (std::size_t c = 0; c < cells.size(); ++c)
+        for (int first_bin = 0; first_bin < kLbpUniformBins; first_bin += kCovDims) {
+            CovWeak weak;
+            weak.rect = cells[c];
+            weak.descriptor = kCovDescriptorLbpHistogram;
+            weak.first_bin = first_bin;
+            std::copy_n(cell_weights + c * kLbpUniformBins + first_bin, lbp_learner_bins(first_bin), weak.weights);
+            weaks.push_back(weak);
+        }
+    for (CovWeak& weak : weaks) {
+        weak.bias = 0.f;
+        weak.num_cuts = 0;
+        weak.slope = 1.f;
     }
     return weaks;
 }
@@ -51,9 +70,12 @@ bool add_final_svm(const CovSamples& positives, const std::vector<data::Negative
     const std::string name = "final stage (linear SVM)";
     const std::vector<CovWeak> maps =
         rect_maps(positives, hog::block_grids(cascade.window, options.grids), kFinalKey, stage);
-    const int dims = static_cast<int>(maps.size()) * kCovDims;
+    const std::vector<Rect> cells = options.lbp_histograms
+                                        ? hog::block_grid(cascade.window, hog::kLbpCellSide, hog::kLbpCellSide)
+                                        : std::vector<Rect>{};
+    const int dims = static_cast<int>(maps.size()) * kCovDims + static_cast<int>(cells.size()) * kLbpUniformBins;
     std::vector<float> x;
-    add_rows(positives, maps, stage.threads, x);
+    add_rows(positives, maps, cells, stage.threads, x);
     std::vector<int> labels(static_cast<std::size_t>(positives.size()), 1);
     CovSamples mined;
     mined.window = cascade.window;
@@ -73,12 +95,12 @@ bool add_final_svm(const CovSamples& positives, const std::vector<data::Negative
         CovSamples batch_samples;
         batch_samples.window = cascade.window;
         batch_samples.crops = batch.crops;
-        add_rows(batch_samples, maps, stage.threads, x);
+        add_rows(batch_samples, maps, cells, stage.threads, x);
         labels.resize(labels.size() + batch.crops.size(), -1);
         mined.crops.insert(mined.crops.end(), batch.crops.begin(), batch.crops.end());
         const std::vector<float> w =
             hog::train_linear_svm(x, dims, labels, std::vector<int>(labels.size(), 1), options.svm);
-        weaks = svm_weaks(maps, w);
+        weaks = svm_weaks(maps, cells, w);
         margin = -1.f - w.back();
         std::vector<double> sums(static_cast<std::size_t>(positives.size()), 0.0), negative(mined.crops.size(), 0.0);
         add_responses(positives, weaks, sums, stage.threads);  // the detector's exact sums
@@ -86,7 +108,7 @@ bool add_final_svm(const CovSamples& positives, const std::vector<data::Negative
         sums.insert(sums.end(), negative.begin(), negative.end());
         hog::set_threshold(sums, positives.size(), options.min_hit_rate, rated);
         progress.log(name + " round " + std::to_string(round + 1) + ": " + std::to_string(maps.size()) +
-                     " rectangles, threshold " + cli::fixed_text(rated.threshold, 4) + ", margin " +
+                     " rectangles, " + std::to_string(cells.size()) + " LBP cells, threshold " + cli::fixed_text(rated.threshold, 4) + ", margin " +
                      cli::fixed_text(margin, 4) + ", hit rate " + cli::fixed_text(rated.hit_rate, 4) +
                      ", false alarm " + cli::fixed_text(rated.false_alarm, 4) + "; positives " +
                      std::to_string(positives.size()) + ", negatives " + std::to_string(mined.size()));

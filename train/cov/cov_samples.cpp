@@ -17,8 +17,8 @@ struct SampleView {
     CovPlanes planes;
     double scale[kCovFeatures];
 
-    SampleView(const CovSamples& samples, int i) {
-        compute_cov_planes(samples.crops[static_cast<std::size_t>(i)].view(), planes);
+    SampleView(const CovSamples& samples, int i, bool with_lbp_bins = false) {
+        compute_cov_planes(samples.crops[static_cast<std::size_t>(i)].view(), planes, with_lbp_bins);
         cov_window_scales(planes.sampler(), kSampleMargin, kSampleMargin, samples.window, scale);
     }
     void covariance(const Rect& rect, double* c) const {
@@ -76,17 +76,18 @@ MiningParams sample_mining(Size window, double scale_factor, int per_image, std:
 
 std::vector<char> accepted(const CovCascade& cascade, const CovSamples& samples, int threads) {
     const CovCascadeView view = view_of(cascade);
+    const bool lbp_bins = uses_lbp_bins(cascade);
     std::vector<char> pass(static_cast<std::size_t>(samples.size()));
     parallel_for(
         samples.size(),
         [&](int i) {
             CovPlanes planes;
-            compute_cov_planes(samples.crops[static_cast<std::size_t>(i)].view(), planes);
-            const CovGridView sampler = planes.sampler();
+            compute_cov_planes(samples.crops[static_cast<std::size_t>(i)].view(), planes, lbp_bins);
+            const CovLbpGridView sampler = planes.lbp_sampler();
             int rejected_at = 0;
             double score = 0.0;
             pass[static_cast<std::size_t>(i)] = accept_window(
-                view, CovWindow<CovGridView>(view, sampler, kSampleMargin, kSampleMargin), rejected_at, score);
+                view, CovWindow<CovLbpGridView>(view, sampler, kSampleMargin, kSampleMargin), rejected_at, score);
         },
         threads);
     return pass;
@@ -140,15 +141,32 @@ std::vector<double> rect_covariances(const CovSamples& samples, const std::vecto
     return out;
 }
 
-void add_responses(const CovSamples& samples, const std::vector<CovWeak>& weaks, std::vector<double>& sums,
-                   int threads) {
+std::vector<float> cell_histograms(const CovSamples& samples, const std::vector<Rect>& cells, int threads) {
+    std::vector<float> out(static_cast<std::size_t>(samples.size()) * cells.size() * kLbpUniformBins);
     parallel_for(
         samples.size(),
         [&](int i) {
-            const SampleView view(samples, i);
+            const LbpBinPlane bins = build_lbp_bin_plane(samples.crops[static_cast<std::size_t>(i)].view());
+            float* row = out.data() + static_cast<std::size_t>(i) * cells.size() * kLbpUniformBins;
+            for (std::size_t c = 0; c < cells.size(); ++c)
+                lbp_cell_features(bins.view(), kSampleMargin + cells[c].x, kSampleMargin + cells[c].y, cells[c].width,
+                                  row + c * kLbpUniformBins);
+        },
+        threads);
+    return out;
+}
+
+void add_responses(const CovSamples& samples, const std::vector<CovWeak>& weaks, std::vector<double>& sums,
+                   int threads) {
+    const bool lbp_bins = uses_lbp_bins(weaks);
+    parallel_for(
+        samples.size(),
+        [&](int i) {
+            const SampleView view(samples, i, lbp_bins);
+            const CovLbpGridView sampler = view.planes.lbp_sampler();
             double& sum = sums[static_cast<std::size_t>(i)];
             for (const CovWeak& weak : weaks)
-                sum += cov_weak_response(view.planes.sampler(), kSampleMargin, kSampleMargin, weak, view.scale);
+                sum += cov_learner_response(sampler, kSampleMargin, kSampleMargin, weak, view.scale);
         },
         threads);
 }

@@ -71,6 +71,10 @@ VectorTable sample_vectors(const CovSamples& samples, const std::vector<CovWeak>
 std::vector<double> rect_covariances(const CovSamples& samples, const std::vector<int>& which,
                                      const std::vector<Rect>& rects, int threads);
 
+// Each sample's L1-sqrt uniform-LBP histograms (lbp_cell_features, common/lbp_uniform.hpp) of the square `cells`
+// (window coordinates): sample-major, 59 values a cell, values[(i * cells.size() + c) * 59 + b].
+std::vector<float> cell_histograms(const CovSamples& samples, const std::vector<Rect>& cells, int threads);
+
 // Each sample's sum of the responses of `weaks` (in order, in double: the detector's sum), added to `sums`.
 void add_responses(const CovSamples& samples, const std::vector<CovWeak>& weaks, std::vector<double>& sums,
                    int threads);

@@ -46,15 +46,6 @@ namespace {
 
 constexpr int kLearnersPerCell = (kLbpUniformBins + kHogBlockDims - 1) / kHogBlockDims;  // 2
 
-// sqrt(count / area) per bin, each step as lbp_histogram_dot takes it: the learners' projections of these
-// values are bit for bit the detector's.
-void lbp_cell_features(const HogSampler& view, Rect cell, float* out) {
-    int counts[kLbpUniformBins];
-    lbp_cell_counts(view, cell.x, cell.y, cell.width, counts);
-    const auto area = static_cast<float>(cell.width * cell.height);
-    for (int b = 0; b < kLbpUniformBins; ++b) out[b] = exact::sqrt(exact::div(static_cast<float>(counts[b]), area));
-}
-
 // An LBP learner's projection of its cell's features `f` (lbp_learner_projection's operations, in its order).
 float lbp_feature_projection(const HogWeak& weak, const float* f) {
     float dot = 0.f;
@@ -94,7 +85,8 @@ void FinalSvmProblem::describe(const HogSampler& view, float* row) const {
             hog_block_descriptor(view, 0, 0, grid_[b], row + b * kHogBlockDims);
     }
     float* cells = row + grid_.size() * kHogBlockDims;
-    for (std::size_t c = 0; c < cells_.size(); ++c) lbp_cell_features(view, cells_[c], cells + c * kLbpUniformBins);
+    for (std::size_t c = 0; c < cells_.size(); ++c)
+        lbp_cell_features(view, cells_[c].x, cells_[c].y, cells_[c].width, cells + c * kLbpUniformBins);
 }
 
 void FinalSvmProblem::add(const WindowSet& windows, const std::vector<double>& sums, int label) {

@@ -2,8 +2,9 @@
 // covariance cascade whose every level keeps at least --min-hit-rate of the training positives that reach it
 // (measured here with the detector's code, not read from the log), the same model on 1 and 2 threads, the
 // same model after a run cut short and resumed from its checkpoint, more levels on a checkpoint's with the miner
-// afresh at another pyramid scale (--mine-afresh), both weak learners, a final linear-SVM stage after a
-// checkpoint's first level (--levels below the checkpoint's, --final-negatives); bad options in one line.
+// afresh at another pyramid scale (--mine-afresh), both weak learners, a final linear-SVM stage over rectangles
+// and LBP cells after a checkpoint's first level (--levels below the checkpoint's, --final-negatives,
+// --final-lbp-histograms); bad options in one line.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -159,21 +160,22 @@ TEST_CASE("cascade-train cov --weak block-svm: a log-Euclidean cascade of binned
     for (double rate : level_hit_rates(*cov, s->pos)) CHECK(rate >= 0.99);
 }
 
-TEST_CASE("cascade-train cov --final-negatives: a linear SVM stage over a rectangle grid after the checkpoint's first level") {
+TEST_CASE("cascade-train cov --final-negatives: an SVM stage of rectangles and LBP cells after the checkpoint's first level") {
     auto s = setup();
     if (!s) return;
     const std::string checkpoint = s->dir / "checkpoint";
     REQUIRE(run_training(*s, {"--threads", "2", "--checkpoint", checkpoint, "--levels", "2"}, s->dir / "two.xml").code == 0);
     const std::vector<std::string> final_stage = {"--checkpoint", checkpoint, "--resume", "--levels", "1",
                                                   "--final-negatives", "250", "--final-rounds", "2",
-                                                  "--final-grids", "32/16", "--final-mine-scale", "1.1"};
+                                                  "--final-grids", "32/16", "--final-mine-scale", "1.1",
+                                                  "--final-lbp-histograms"};
     std::vector<std::string> two_threads = final_stage;
     two_threads.insert(two_threads.end(), {"--threads", "2"});
     const test::ToolResult r = run_training(*s, two_threads, s->dir / "final.xml");
     INFO("stderr: " << r.err);
     REQUIRE(r.code == 0);
     CHECK(r.out.find("the checkpoint's levels cut to the first 1") != std::string::npos);
-    CHECK(r.out.find("final stage (linear SVM) round 2: 21 rectangles") != std::string::npos);
+    CHECK(r.out.find("final stage (linear SVM) round 2: 21 rectangles, 32 LBP cells") != std::string::npos);
     const Model model = load_model(s->dir / "final.xml");
     const auto* cov = std::get_if<CovCascade>(&model.cascade);
     REQUIRE(cov);
@@ -184,13 +186,17 @@ TEST_CASE("cascade-train cov --final-negatives: a linear SVM stage over a rectan
     first.weaks.resize(static_cast<std::size_t>(first.stages[0].count));
     CHECK(starts_with_levels(*cov, first));
     const Stage svm = cov->stages[1];
-    CHECK(svm.count == 21);  // 32x32 rectangles every 16 pixels of 64x128: 3 x 7
+    // 32x32 rectangles every 16 pixels of 64x128: 3 x 7; then two learners for each of the 4 x 8 16x16 cells
+    CHECK(svm.count == 21 + 2 * 32);
     for (int i = svm.first; i < svm.first + svm.count; ++i) {
         const CovWeak& w = cov->weaks[static_cast<std::size_t>(i)];
         CHECK(w.num_cuts == 0);
         CHECK(w.slope == 1.f);
         CHECK(w.bias == 0.f);
-        CHECK(w.rect.width == 32);
+        const bool cell = i - svm.first >= 21;
+        CHECK(w.descriptor == (cell ? kCovDescriptorLbpHistogram : kCovDescriptorCovariance));
+        CHECK(w.rect.width == (cell ? 16 : 32));
+        CHECK(w.first_bin == (cell ? (i - svm.first - 21) % 2 * 36 : 0));
     }
     for (double rate : level_hit_rates(*cov, s->pos)) CHECK(rate >= 0.99);  // the final stage's 0.99 too
 
@@ -215,6 +221,8 @@ TEST_CASE("cascade-train cov: bad options give one line") {
     test::check_error(run_training(*s, {"--final-grids", "16/6"}, out), 2, "cascade-train cov", "--final-grids");
     test::check_error(run_training(*s, {"--final-grids", "16"}, out), 2, "cascade-train cov", "--final-grids");
     test::check_error(run_training(*s, {"--final-rounds", "0"}, out), 2, "cascade-train cov", "--final-rounds");
+    test::check_error(run_training(*s, {"--final-lbp-histograms"}, out), 2, "cascade-train cov",
+                      "--final-lbp-histograms");
     test::check_error(run_training(*s, {"--pos-margin", "20"}, out), 1, "cascade-train cov", "crop001001a");
     CHECK(!std::filesystem::exists(out));
 }
