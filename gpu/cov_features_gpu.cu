@@ -105,7 +105,24 @@ __global__ void __launch_bounds__(kCovPassThreads) column_kernel(CovFeatureTarge
     running_sums(level_corners(t, l) + words + word, words, l.height / kCovGrid);
 }
 
+__global__ void __launch_bounds__(kCovPassThreads) lbp_bin_kernel(CovFeatureTarget t, std::uint8_t* bins) {
+    const GpuLevel l = t.levels[find_level(t.levels, t.num_levels, blockIdx.x, &GpuLevel::first_row)];
+    const int y = blockIdx.x - l.first_row;
+    if (y >= l.height) return;
+    const GrayView image{t.pixels + static_cast<std::size_t>(l.first_row) * t.pitch, l.width, l.height, t.pitch};
+    std::uint8_t* row = bins + static_cast<std::size_t>(blockIdx.x) * t.pitch;
+    for (int x = threadIdx.x; x < l.width; x += kCovPassThreads)
+        row[x] = static_cast<std::uint8_t>(lbp_uniform_bin(lbp_pixel_code(image, l.width, l.height, x, y)));
+}
+
 }  // namespace
+
+void build_lbp_bins(const CovFeatureTarget& t, int rows, std::uint8_t* bins, cudaStream_t stream, KernelTimer& timer) {
+    timer.begin("lbp_bins", stream);
+    if (rows > 0) lbp_bin_kernel<<<rows, kCovPassThreads, 0, stream>>>(t, bins);
+    CASCADE_CUDA_CHECK(cudaGetLastError());
+    timer.end(stream);
+}
 
 void build_cov_integrals(const CovFeatureTarget& t, cudaStream_t stream, KernelTimer& timer) {
     timer.begin("cov_cells_rows", stream);

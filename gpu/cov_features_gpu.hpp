@@ -50,4 +50,9 @@ struct CovFeatureTarget {
 
 void build_cov_integrals(const CovFeatureTarget& t, cudaStream_t stream, KernelTimer& timer);
 
+// The uniform-LBP bin of every pixel of every level (common/lbp_uniform.hpp's lbp_pixel_code and lbp_uniform_bin:
+// the CPU's bin plane) into `bins`, stacked and pitched as t.pixels (first_row, t.pitch): one block per stacked
+// row of `rows`. For a model with LBP-histogram learners, whose cells then read one byte a pixel.
+void build_lbp_bins(const CovFeatureTarget& t, int rows, std::uint8_t* bins, cudaStream_t stream, KernelTimer& timer);
+
 }  // namespace cascade::gpu

@@ -33,6 +33,7 @@ private:
         const cudaStream_t s = stream();
         copy_to_device(passes_, layout_.passes, s);
         pixels_.resize(static_cast<std::size_t>(std::max(layout_.hog.base.rows, 1)) * layout_.hog.pitch);
+        if (reads_lbp_bins_) lbp_bins_.resize(pixels_.size());
         const std::size_t words = static_cast<std::size_t>(std::max(layout_.corners, 1LL)) * kCovPlanes;
         integrals_.resize(words);
         // Row 0 and column 0 of every level stay zero: the passes write only the corners below and right.
@@ -48,15 +49,18 @@ private:
             resample_exact(pixels, frame.pixels, frame.taps_x, frame.taps_y, stream(), timer);
         else
             resample_texture(pixels, frame.texture, base.frame, stream(), timer);
-        build_cov_integrals({frame.levels, passes_.get(), static_cast<int>(base.gpu.size()), layout_.row_blocks,
-                             layout_.strip_blocks, layout_.hog.pitch, pixels_.get(), integrals_.get()},
-                            stream(), timer);
+        const CovFeatureTarget target{frame.levels, passes_.get(), static_cast<int>(base.gpu.size()),
+                                      layout_.row_blocks, layout_.strip_blocks, layout_.hog.pitch, pixels_.get(),
+                                      integrals_.get()};
+        build_cov_integrals(target, stream(), timer);
+        if (reads_lbp_bins_) build_lbp_bins(target, base.rows, lbp_bins_.get(), stream(), timer);
     }
 
     void run_cascade(const CascadeTarget& target, const std::vector<int>& ends, Compaction strategy,
                      KernelTimer& timer) override {
-        run_cov_cascade({cascade_.window, cascade_.policy, stages_.get(), weaks_.get(), integrals_.get()}, target, ends,
-                        strategy, stream(), timer);
+        run_cov_cascade({cascade_.window, cascade_.policy, stages_.get(), weaks_.get(), integrals_.get(),
+                         reads_lbp_bins_ ? lbp_bins_.get() : nullptr, layout_.hog.pitch},
+                        target, ends, strategy, stream(), timer);
     }
 
     void upload_constants() override {
@@ -65,6 +69,7 @@ private:
     }
 
     CovCascade cascade_;
+    const bool reads_lbp_bins_ = uses_lbp_bins(cascade_);
     CovGpuOptions options_;
     DeviceBuffer<Stage> stages_;
     DeviceBuffer<CovWeak> weaks_;
@@ -74,6 +79,7 @@ private:
     DeviceBuffer<GpuLevel> passes_;
     DeviceBuffer<std::uint8_t> pixels_;
     DeviceBuffer<std::int64_t> integrals_;
+    DeviceBuffer<std::uint8_t> lbp_bins_;  // models with LBP-histogram learners
 };
 
 }  // namespace
