@@ -70,9 +70,8 @@ bool add_final_svm(const CovSamples& positives, const std::vector<data::Negative
     const std::string name = "final stage (linear SVM)";
     const std::vector<CovWeak> maps =
         rect_maps(positives, hog::block_grids(cascade.window, options.grids), kFinalKey, stage);
-    const std::vector<Rect> cells = options.lbp_histograms
-                                        ? hog::block_grid(cascade.window, hog::kLbpCellSide, hog::kLbpCellSide)
-                                        : std::vector<Rect>{};
+    std::vector<Rect> cells;
+    if (options.lbp_histograms) cells = hog::block_grid(cascade.window, hog::kLbpCellSide, hog::kLbpCellSide);
     const int dims = static_cast<int>(maps.size()) * kCovDims + static_cast<int>(cells.size()) * kLbpUniformBins;
     std::vector<float> x;
     add_rows(positives, maps, cells, stage.threads, x);
@@ -108,7 +107,8 @@ bool add_final_svm(const CovSamples& positives, const std::vector<data::Negative
         sums.insert(sums.end(), negative.begin(), negative.end());
         hog::set_threshold(sums, positives.size(), options.min_hit_rate, rated);
         progress.log(name + " round " + std::to_string(round + 1) + ": " + std::to_string(maps.size()) +
-                     " rectangles, " + std::to_string(cells.size()) + " LBP cells, threshold " + cli::fixed_text(rated.threshold, 4) + ", margin " +
+                     " rectangles, " + std::to_string(cells.size()) + " LBP cells, threshold " +
+                     cli::fixed_text(rated.threshold, 4) + ", margin " +
                      cli::fixed_text(margin, 4) + ", hit rate " + cli::fixed_text(rated.hit_rate, 4) +
                      ", false alarm " + cli::fixed_text(rated.false_alarm, 4) + "; positives " +
                      std::to_string(positives.size()) + ", negatives " + std::to_string(mined.size()));
