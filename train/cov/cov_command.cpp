@@ -34,9 +34,9 @@ with real AdaBoost's --bins response bins. Each level boosts until it keeps --mi
 and passes at most --max-false-alarm of --negatives negatives mined anew from the negative images with the
 cascade so far (every scale and grid position), until the cascade's false-positive rate there reaches
 --target-false-alarm. --final-negatives N ends the cascade with one linear SVM over the vectors of a grid of
-rectangles (--final-grids) and, with --final-lbp-histograms, the uniform-LBP histograms of 16x16 cells, trained
-on the positives the levels keep and N negatives they pass, mined at --final-mine-scale (--final-rounds R: R
-rounds of N, each after the first mined with the SVM so far). A resume
+rectangles (--final-grids) and, with --final-lbp-histograms, the uniform-LBP histograms of square cells
+(--final-lbp-cells), trained on the positives the levels keep and N negatives they pass, mined at
+--final-mine-scale (--final-rounds R: R rounds of N, each after the first mined with the SVM so far). A resume
 with --levels below the checkpoint's level count cuts the cascade to that many levels (no final stage is
 checkpointed: a finished run resumes to try other final stages).
 
@@ -94,6 +94,10 @@ void check(const Settings& s) {
     require(f.negatives >= 0, "final-negatives", "must be 0 (no final stage) or more");
     require(f.rounds >= 1, "final-rounds", "must be at least 1");
     require(!f.lbp_histograms || f.negatives > 0, "final-lbp-histograms", "needs a final stage (--final-negatives)");
+    for (const hog::BlockGridSpec& g : f.lbp_cells)
+        require(g.block % kCovGrid == 0 && g.stride % kCovGrid == 0 && g.block <= s.cascade.window.width,
+                "final-lbp-cells", "needs sides and strides that are multiples of " + std::to_string(kCovGrid) +
+                                       " pixels, sides at most the window's width");
     require(f.svm.c > 0.0, "final-svm-c", "must be positive");
     require(f.svm.bias_feature > 0.0, "final-svm-bias", "must be positive");
     require(f.min_hit_rate > 0.0 && f.min_hit_rate <= 1.0, "final-min-hit-rate", "must be in (0, 1]");
@@ -207,7 +211,10 @@ bool run(int argc, const char* const* argv, const data::ProgressListener& listen
              c.final_svm.grids = hog::parse_grids("--final-grids", t);
          }), "the last stage's rectangles: square grids BLOCK/STRIDE (multiples of 4), comma-separated (16/8: 105 rectangles)")
         ("final-svm-c", po::value(&c.final_svm.svm.c)->default_value(0.01), "liblinear's C for the last stage's SVM")
-        ("final-lbp-histograms", po::bool_switch(&c.final_svm.lbp_histograms), "the last stage's SVM also over the uniform-LBP histograms (59 bins, L1-sqrt) of the window's non-overlapping 16x16 cells (as cascade-train hog's): two learners a cell")
+        ("final-lbp-histograms", po::bool_switch(&c.final_svm.lbp_histograms), "the last stage's SVM also over the uniform-LBP histograms (59 bins, L1-sqrt) of the cells of --final-lbp-cells (as cascade-train hog's): two learners a cell")
+        ("final-lbp-cells", po::value<std::string>()->default_value("16/16")->notifier([&c](const std::string& t) {
+             c.final_svm.lbp_cells = hog::parse_grids("--final-lbp-cells", t);
+         }), "the LBP cells of --final-lbp-histograms: SIDE/STRIDE[,SIDE/STRIDE...] (16/16: the window's non-overlapping 16x16 cells; 16/8: 16x16 cells every 8 pixels)")
         ("final-svm-bias", po::value(&c.final_svm.svm.bias_feature)->default_value(1.0), "the last stage's constant bias feature (liblinear's -B): larger regularises the bias less")
         ("final-min-hit-rate", po::value(&c.final_svm.min_hit_rate)->default_value(0.99), "positives the last stage keeps")
         ("final-mine-scale", po::value(&c.final_svm.mine_scale)->default_value(1.05), "pyramid scale factor for the last stage's mining (every 4-pixel grid position)")

@@ -71,7 +71,7 @@ bool add_final_svm(const CovSamples& positives, const std::vector<data::Negative
     const std::vector<CovWeak> maps =
         rect_maps(positives, hog::block_grids(cascade.window, options.grids), kFinalKey, stage);
     std::vector<Rect> cells;
-    if (options.lbp_histograms) cells = hog::block_grid(cascade.window, hog::kLbpCellSide, hog::kLbpCellSide);
+    if (options.lbp_histograms) cells = hog::block_grids(cascade.window, options.lbp_cells);
     const int dims = static_cast<int>(maps.size()) * kCovDims + static_cast<int>(cells.size()) * kLbpUniformBins;
     std::vector<float> x;
     add_rows(positives, maps, cells, stage.threads, x);

@@ -9,9 +9,10 @@
 // holds. So the detectors (CPU and GPU) run it as any other level. The threshold keeps min_hit_rate of the
 // positives on the detector's exact sums.
 //
-// With lbp_histograms the SVM also reads the uniform-LBP histograms of the window's non-overlapping 16x16 cells
-// (59 bins, L1-sqrt: HOG-LBP's, train/hog/final_svm.hpp), each cell two learners of descriptor
-// kCovDescriptorLbpHistogram (bins 0-35 and 36-58) after the rectangles' learners.
+// With lbp_histograms the SVM also reads the uniform-LBP histograms of the square cells of lbp_cells (grids as
+// `grids`; by default the window's non-overlapping 16x16 cells; 59 bins, L1-sqrt: HOG-LBP's,
+// train/hog/final_svm.hpp), each cell two learners of descriptor kCovDescriptorLbpHistogram (bins 0-35 and 36-58)
+// after the rectangles' learners.
 //
 // Bootstrapping (Dalal and Triggs): each round after the first adds `negatives` more windows that the levels
 // and the previous round's SVM accept at its margin (decision value at least -1), mined on by the same miner
@@ -36,7 +37,8 @@ struct FinalSvmOptions {
     std::vector<hog::BlockGridSpec> grids{hog::BlockGridSpec{16, 8}};
     hog::SvmOptions svm{0.01, 0.01};
     double min_hit_rate = 0.99;
-    bool lbp_histograms = false;  // the window's 16x16 cells' uniform-LBP histograms after the rectangles
+    bool lbp_histograms = false;  // the uniform-LBP histograms of `lbp_cells` after the rectangles
+    std::vector<hog::BlockGridSpec> lbp_cells{hog::BlockGridSpec{hog::kLbpCellSide, hog::kLbpCellSide}};
 };
 
 // Appends the final stage to `cascade` and its summary to `stages`; `positives` are those the cascade keeps.

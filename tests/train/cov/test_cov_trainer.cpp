@@ -223,6 +223,8 @@ TEST_CASE("cascade-train cov: bad options give one line") {
     test::check_error(run_training(*s, {"--final-rounds", "0"}, out), 2, "cascade-train cov", "--final-rounds");
     test::check_error(run_training(*s, {"--final-lbp-histograms"}, out), 2, "cascade-train cov",
                       "--final-lbp-histograms");
+    test::check_error(run_training(*s, {"--final-lbp-cells", "16/6"}, out), 2, "cascade-train cov",
+                      "--final-lbp-cells");
     test::check_error(run_training(*s, {"--pos-margin", "20"}, out), 1, "cascade-train cov", "crop001001a");
     CHECK(!std::filesystem::exists(out));
 }
