@@ -64,6 +64,14 @@ void require(bool ok, const std::string& option, const std::string& problem) {
     if (!ok) throw cli::UsageError("--" + option, problem);
 }
 
+// Square grids (--final-grids, --final-lbp-cells) on the kCovGrid grid, their squares inside the window.
+void require_grids(const std::vector<hog::BlockGridSpec>& grids, Size window, const std::string& option) {
+    for (const hog::BlockGridSpec& g : grids)
+        require(g.block % kCovGrid == 0 && g.stride % kCovGrid == 0 && g.block <= window.width, option,
+                "needs blocks and strides that are multiples of " + std::to_string(kCovGrid) +
+                    " pixels, blocks at most the window's width");
+}
+
 void check(const Settings& s) {
     const StageOptions& st = s.cascade.stage;
     require(!s.crops.positive_dirs.empty(), "pos", "is required");
@@ -94,16 +102,11 @@ void check(const Settings& s) {
     require(f.negatives >= 0, "final-negatives", "must be 0 (no final stage) or more");
     require(f.rounds >= 1, "final-rounds", "must be at least 1");
     require(!f.lbp_histograms || f.negatives > 0, "final-lbp-histograms", "needs a final stage (--final-negatives)");
-    for (const hog::BlockGridSpec& g : f.lbp_cells)
-        require(g.block % kCovGrid == 0 && g.stride % kCovGrid == 0 && g.block <= s.cascade.window.width,
-                "final-lbp-cells", "needs sides and strides that are multiples of " + std::to_string(kCovGrid) +
-                                       " pixels, sides at most the window's width");
+    require_grids(f.lbp_cells, s.cascade.window, "final-lbp-cells");
     require(f.svm.c > 0.0, "final-svm-c", "must be positive");
     require(f.svm.bias_feature > 0.0, "final-svm-bias", "must be positive");
     require(f.min_hit_rate > 0.0 && f.min_hit_rate <= 1.0, "final-min-hit-rate", "must be in (0, 1]");
-    for (const hog::BlockGridSpec& g : f.grids)
-        require(g.block % kCovGrid == 0 && g.stride % kCovGrid == 0 && g.block <= s.cascade.window.width, "final-grids",
-                "needs blocks and strides that are multiples of " + std::to_string(kCovGrid) + " pixels, blocks at most the window's width");
+    require_grids(f.grids, s.cascade.window, "final-grids");
     cli::check_scale_factor("--final-mine-scale", f.mine_scale);
     cli::check_scale_factor("--mine-scale", s.cascade.mine_scale);
     cli::check_threads("--threads", s.crops.threads);
